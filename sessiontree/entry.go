@@ -1,0 +1,124 @@
+package sessiontree
+
+import (
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Entry types written by pi and its forks. Types we do not know are kept
+// as they are (Entry.Raw) so that they can still be shown.
+const (
+	TypeMessage             = "message"
+	TypeCompaction          = "compaction"
+	TypeBranchSummary       = "branch_summary"
+	TypeCustom              = "custom"
+	TypeCustomMessage       = "custom_message"
+	TypeLabel               = "label"
+	TypeSessionInfo         = "session_info"
+	TypeThinkingLevelChange = "thinking_level_change"
+	TypeModelChange         = "model_change"
+)
+
+// Message roles. The legacy role "hookMessage" is read as RoleCustom (the
+// v2 to v3 migration).
+const (
+	RoleUser          = "user"
+	RoleAssistant     = "assistant"
+	RoleToolResult    = "toolResult"
+	RoleBashExecution = "bashExecution"
+	RoleCustom        = "custom"
+)
+
+// Entry is one node of the session tree: one line of a pi JSONL file, or
+// one element of a Flue document's entries.
+//
+// Only the fields the tree, the context and the statistics need are decoded
+// at load time; everything else stays in Raw, the entry's bytes exactly as
+// they are in the file, which also preserves fields we do not know. Decode
+// reads the whole entry when a renderer needs it.
+type Entry struct {
+	Index     int    // position among the session's entries, in file order
+	Line      int    // 1-based physical line of the entry in the file
+	Type      string // "message", "compaction", ... or any type we do not know
+	ID        string
+	ParentID  string // "" when the entry has no parent (null or missing)
+	Timestamp string // as written
+	Time      time.Time
+	TimeOK    bool // Timestamp parsed as RFC 3339
+
+	// Raw is the entry's JSON as it is in the input: the source of truth.
+	// For v1 files it has no id or parentId; ID and ParentID are ours.
+	Raw jsontext.Value
+
+	// Tree links, set when the session is built. A root has no Parent.
+	Parent   *Entry
+	Children []*Entry // oldest first, ties in file order
+
+	// Decoded summary of the fields that matter to the tree.
+	Role       string // message role; hookMessage reads as "custom"
+	Provider   string // assistant message, model_change
+	Model      string // assistant message model, model_change modelId
+	StopReason string // assistant message
+	Usage      *Usage // assistant message; a Flue compaction's own cost
+	ToolCalls  int    // toolCall blocks in an assistant message
+	ToolName   string // toolResult message
+	Source     string // Flue message source: prompt, skill, shell, task, retry
+
+	Summary       string // compaction, branch_summary
+	FirstKeptID   string // compaction
+	TokensBefore  float64
+	FromID        string // branch_summary
+	TargetID      string // label
+	Label         string // label ("" clears)
+	Name          string // session_info
+	ThinkingLevel string // thinking_level_change
+	CustomType    string // custom, custom_message, legacy hookMessage
+	Display       bool   // custom_message and custom-role messages
+	ModelRole     string // oh-my-pi model_change role: "default" or "temporary"
+}
+
+// Usage is token use and cost as pi records it on assistant messages.
+type Usage struct {
+	Input       float64   `json:"input"`
+	Output      float64   `json:"output"`
+	CacheRead   float64   `json:"cacheRead"`
+	CacheWrite  float64   `json:"cacheWrite"`
+	TotalTokens float64   `json:"totalTokens"`
+	Cost        UsageCost `json:"cost"`
+}
+
+// UsageCost is the cost in US dollars, by kind of token.
+type UsageCost struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Total      float64 `json:"total"`
+}
+
+func (u *Usage) add(o *Usage) {
+	if o == nil {
+		return
+	}
+	u.Input += o.Input
+	u.Output += o.Output
+	u.CacheRead += o.CacheRead
+	u.CacheWrite += o.CacheWrite
+	u.TotalTokens += o.TotalTokens
+	u.Cost.Input += o.Cost.Input
+	u.Cost.Output += o.Cost.Output
+	u.Cost.CacheRead += o.Cost.CacheRead
+	u.Cost.CacheWrite += o.Cost.CacheWrite
+	u.Cost.Total += o.Cost.Total
+}
+
+// IsSettings reports whether the entry is one the reference calls a
+// "settings" entry: never shown in the default filter mode.
+func (e *Entry) IsSettings() bool {
+	switch e.Type {
+	case TypeLabel, TypeCustom, TypeModelChange, TypeThinkingLevelChange:
+		return true
+	}
+	return false
+}
