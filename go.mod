@@ -1,8 +1,17 @@
 module canopy
 
-go 1.26
+go 1.26.0
 
 require (
-	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
-	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/alecthomas/chroma/v2 v2.27.0
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
+	github.com/spf13/pflag v1.0.10
+	github.com/tdewolff/minify/v2 v2.24.25
+	github.com/yuin/goldmark v1.8.7
+	github.com/yuin/goldmark-highlighting/v2 v2.0.0-20230729083705-37449abec8cc
+)
+
+require (
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/tdewolff/parse/v2 v2.8.20 // indirect
 )

@@ -1,0 +1,542 @@
+// Canopy page script: the sidebar tree (virtualized: only rows in view are
+// in the DOM), filter modes, search, deep links (?leafId=&targetId=),
+// switching the conversation between branches, and the toolbar. The page
+// is readable without it; everything here is progressive.
+(function () {
+  "use strict";
+  var doc = document, root = doc.documentElement;
+  root.classList.add("js");
+
+  // Row flags, as written by the Go side (render/view.go).
+  var F_SETTINGS = 1, F_TOOL = 2, F_USER = 4, F_EMPTY = 8, F_EMBEDDED = 16;
+  var ROW_H = 20;
+
+  var T = JSON.parse(doc.getElementById("tree-data").textContent);
+  var n = T.id.length, P = T.p, FL = T.f, TXT = T.t, KIND = T.k, LBL = T.l || {};
+  var byId = new Map();
+  for (var i = 0; i < n; i++) byId.set(T.id[i], i);
+  var kids = new Array(n);
+  for (i = 0; i < n; i++) if (P[i] >= 0) (kids[P[i]] || (kids[P[i]] = [])).push(i);
+
+  var main = doc.getElementById("conversation");
+  var treeEl = doc.getElementById("tree");
+  var statusEl = doc.getElementById("tree-status");
+  var searchEl = doc.getElementById("tree-search");
+  var noticeEl = doc.getElementById("notice");
+  var sidebar = doc.getElementById("sidebar");
+
+  // Elements of entries: those the server put in the conversation, and the
+  // inert <template>s of every other entry, cloned when first shown.
+  var templates = new Map(), elements = new Map();
+  doc.querySelectorAll("#store > template[data-i]").forEach(function (t) {
+    templates.set(+t.getAttribute("data-i"), t);
+  });
+  Array.prototype.forEach.call(main.children, function (el) {
+    var pos = byId.get(el.getAttribute("data-id"));
+    if (pos !== undefined) elements.set(pos, el);
+  });
+
+  var state = { leaf: T.leaf, target: -1, selected: -1, focus: -1, mode: "default", query: [] };
+  var sessionLeaf = T.leaf;
+  var onPath = new Uint8Array(n);
+  var expandOutputs = false;
+
+  function elementFor(pos) {
+    var el = elements.get(pos);
+    if (!el) {
+      var t = templates.get(pos);
+      if (!t) return null;
+      el = t.content.firstElementChild.cloneNode(true);
+      if (expandOutputs) openOutputs(el);
+      elements.set(pos, el);
+    }
+    return el;
+  }
+
+  function pathTo(pos) {
+    var path = [];
+    for (var p = pos, guard = 0; p >= 0 && guard <= n; p = P[p], guard++) path.push(p);
+    return path.reverse();
+  }
+
+  function newestLeaf(pos) {
+    while (kids[pos]) pos = kids[pos][kids[pos].length - 1];
+    return pos;
+  }
+
+  // showPath puts the conversation for the path to leaf on screen.
+  function showPath(leaf) {
+    state.leaf = leaf;
+    onPath.fill(0);
+    var frag = doc.createDocumentFragment();
+    if (leaf >= 0) {
+      pathTo(leaf).forEach(function (pos) {
+        onPath[pos] = 1;
+        if (FL[pos] & F_EMBEDDED) return;
+        var el = elementFor(pos);
+        if (el) frag.appendChild(el);
+      });
+    }
+    main.replaceChildren(frag);
+    highlightSearch();
+  }
+
+  function entryElement(pos) {
+    return doc.getElementById("entry-" + T.id[pos]);
+  }
+
+  var lastTarget = null;
+  function markTarget(pos, scroll) {
+    if (lastTarget) lastTarget.classList.remove("target");
+    lastTarget = null;
+    var el = pos >= 0 ? entryElement(pos) : null;
+    if (el) {
+      el.classList.add("target");
+      lastTarget = el;
+      if (scroll) el.scrollIntoView({ block: "start" });
+    }
+  }
+
+  function updateURL() {
+    if (state.leaf < 0) return;
+    try {
+      history.replaceState(null, "", linkTo(state.target >= 0 ? state.target : state.leaf));
+    } catch (e) { /* some file:// contexts refuse; the page still works */ }
+  }
+
+  function linkTo(pos) {
+    var u = new URL(location.href);
+    var q = new URLSearchParams();
+    q.set("leafId", T.id[state.leaf]);
+    q.set("targetId", T.id[pos]);
+    u.search = q.toString();
+    return u.toString();
+  }
+
+  function notice(text) {
+    noticeEl.textContent = text;
+    noticeEl.hidden = !text;
+  }
+
+  // navigate shows the path to leaf, selects target's row and scrolls to
+  // the target's entry.
+  function navigate(leaf, target) {
+    showPath(leaf);
+    state.target = target;
+    state.selected = target;
+    state.focus = target;
+    renderTree();
+    markTarget(target, true);
+    scrollRowIntoView(target);
+    updateURL();
+  }
+
+  // ---- The tree ------------------------------------------------------
+
+  var rows = [];      // flat list of visible rows: {pos, prefix}
+  var rowIndex = new Int32Array(n).fill(-1);
+  var haystack = null; // lower-cased search text by position, built on first search
+
+  function visible(pos) {
+    if (pos === state.leaf) return true;
+    var f = FL[pos];
+    if (f & F_EMPTY) return false;
+    switch (state.mode) {
+      case "no-tools": if (f & (F_SETTINGS | F_TOOL)) return false; break;
+      case "user-only": if (!(f & F_USER)) return false; break;
+      case "labeled-only": if (!(pos in LBL)) return false; break;
+      case "all": break;
+      default: if (f & F_SETTINGS) return false;
+    }
+    if (state.query.length) {
+      var h = hay(pos);
+      for (var q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
+    }
+    return true;
+  }
+
+  function hay(pos) {
+    if (!haystack) haystack = new Array(n);
+    var h = haystack[pos];
+    if (h === undefined) {
+      var el = null;
+      if (FL[pos] & F_EMBEDDED) {
+        // A result drawn in its call's card: find the card in the caller.
+        var a = P[pos];
+        while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+        var owner = a >= 0 ? (elements.get(a) || (templates.get(a) && templates.get(a).content)) : null;
+        if (owner) el = owner.getElementById ? owner.getElementById("entry-" + T.id[pos]) : owner.querySelector("#entry-" + CSS.escape(T.id[pos]));
+      } else {
+        el = elements.get(pos) || (templates.get(pos) && templates.get(pos).content);
+      }
+      h = ((LBL[pos] || "") + " " + TXT[pos] + " " + (el ? el.textContent : "")).toLowerCase();
+      haystack[pos] = h;
+    }
+    return h;
+  }
+
+  // layout computes the visible rows with the reference's indentation:
+  // rows re-parented to their nearest visible ancestor, the branch holding
+  // the active leaf first among siblings, connectors under branch points.
+  function layout() {
+    var va = new Int32Array(n); // nearest visible ancestor-or-self
+    var vkids = new Map(), vroots = [], count = 0;
+    for (var pos = 0; pos < n; pos++) { // tree order: parents come first
+      var par = P[pos] >= 0 ? va[P[pos]] : -1;
+      if (visible(pos)) {
+        va[pos] = pos;
+        count++;
+        if (par >= 0) { var l = vkids.get(par); if (l) l.push(pos); else vkids.set(par, [pos]); }
+        else vroots.push(pos);
+      } else {
+        va[pos] = par;
+      }
+    }
+    function ordered(list) {
+      var a = [], b = [];
+      list.forEach(function (p) { (onPath[p] ? a : b).push(p); });
+      return a.concat(b);
+    }
+    rows = [];
+    rowIndex.fill(-1);
+    var multi = vroots.length > 1;
+    var stack = [];
+    var rs = ordered(vroots);
+    for (var r = rs.length - 1; r >= 0; r--) {
+      stack.push({ pos: rs[r], indent: multi ? 1 : 0, jb: multi, conn: multi, last: r === rs.length - 1, gutters: [], vroot: multi, level: 1 });
+    }
+    while (stack.length) {
+      var nd = stack.pop();
+      var di = multi ? Math.max(0, nd.indent - 1) : nd.indent;
+      var prefix = "";
+      for (var lv = 0; lv < di; lv++) {
+        var g = null;
+        for (var k = 0; k < nd.gutters.length; k++) if (nd.gutters[k].position === lv) g = nd.gutters[k];
+        if (g) prefix += g.show ? "│  " : "   ";
+        else if (nd.conn && !nd.vroot && lv === di - 1) prefix += nd.last ? "└─ " : "├─ ";
+        else prefix += "   ";
+      }
+      rowIndex[nd.pos] = rows.length;
+      rows.push({ pos: nd.pos, prefix: prefix, level: nd.level });
+      var ch = vkids.get(nd.pos);
+      if (!ch) continue;
+      ch = ordered(ch);
+      var branch = ch.length > 1;
+      var indent = (branch || (nd.jb && nd.indent > 0)) ? nd.indent + 1 : nd.indent;
+      var gutters = (nd.conn && !nd.vroot) ? nd.gutters.concat([{ position: Math.max(0, di - 1), show: !nd.last }]) : nd.gutters;
+      for (var c = ch.length - 1; c >= 0; c--) {
+        stack.push({ pos: ch[c], indent: indent, jb: branch, conn: branch, last: c === ch.length - 1, gutters: gutters, vroot: false, level: nd.level + (branch ? 1 : 0) });
+      }
+    }
+    statusEl.textContent = count + " / " + n + " entries";
+  }
+
+  // The virtual list: a spacer as tall as every row, and the rows in view.
+  var spacer = doc.createElement("div");
+  spacer.className = "tree-spacer";
+  spacer.style.position = "relative";
+  treeEl.appendChild(spacer);
+  var drawn = new Map(); // pos -> row element
+
+  function renderTree() {
+    layout();
+    spacer.style.height = rows.length * ROW_H + "px";
+    drawn.forEach(function (el) { el.remove(); });
+    drawn.clear();
+    drawRows();
+  }
+
+  function drawRows() {
+    var top = treeEl.scrollTop, h = treeEl.clientHeight || 600;
+    var first = Math.max(0, Math.floor(top / ROW_H) - 20);
+    var last = Math.min(rows.length, Math.ceil((top + h) / ROW_H) + 20);
+    var keep = new Map();
+    for (var r = first; r < last; r++) {
+      var pos = rows[r].pos;
+      var el = drawn.get(pos);
+      if (el) drawn.delete(pos); else el = makeRow(rows[r]);
+      el.style.top = r * ROW_H + "px";
+      styleRow(el, pos);
+      keep.set(pos, el);
+    }
+    drawn.forEach(function (el) { el.remove(); });
+    drawn = keep;
+    var active = state.focus >= 0 && keep.has(state.focus) ? "row-" + state.focus : "";
+    if (active) treeEl.setAttribute("aria-activedescendant", active); else treeEl.removeAttribute("aria-activedescendant");
+  }
+
+  function makeRow(row) {
+    var pos = row.pos;
+    var el = doc.createElement("div");
+    el.className = "row k-" + KIND[pos];
+    el.id = "row-" + pos;
+    el.setAttribute("role", "treeitem");
+    el.setAttribute("data-entry-id", T.id[pos]);
+    el.setAttribute("aria-level", String(row.level));
+    el.style.position = "absolute";
+    el.style.left = "0";
+    el.style.right = "0";
+    el.style.height = ROW_H + "px";
+    var pre = doc.createElement("span");
+    pre.className = "prefix";
+    pre.textContent = row.prefix;
+    var mark = doc.createElement("span");
+    mark.className = "marker";
+    el.appendChild(pre);
+    el.appendChild(mark);
+    if (LBL[pos] !== undefined) {
+      var lab = doc.createElement("span");
+      lab.className = "row-label";
+      lab.textContent = LBL[pos];
+      el.appendChild(lab);
+    }
+    var txt = doc.createElement("span");
+    txt.className = "row-text";
+    txt.textContent = TXT[pos];
+    el.appendChild(txt);
+    el.title = TXT[pos];
+    spacer.appendChild(el);
+    return el;
+  }
+
+  function styleRow(el, pos) {
+    var inPath = !!onPath[pos];
+    el.classList.toggle("in-path", inPath);
+    el.firstChild.nextSibling.textContent = inPath ? "•" : " ";
+    el.setAttribute("aria-selected", pos === state.selected ? "true" : "false");
+    el.classList.toggle("focus", pos === state.focus);
+  }
+
+  function scrollRowIntoView(pos) {
+    var r = pos >= 0 ? rowIndex[pos] : -1;
+    if (r < 0) return;
+    var top = r * ROW_H, h = treeEl.clientHeight || 600;
+    if (top < treeEl.scrollTop || top + ROW_H > treeEl.scrollTop + h) {
+      treeEl.scrollTop = Math.max(0, top - h / 2);
+    }
+    drawRows();
+  }
+
+  treeEl.addEventListener("scroll", function () { drawRows(); }, { passive: true });
+
+  function activate(pos) {
+    if (pos < 0) return;
+    navigate(newestLeaf(pos), pos);
+    if (sidebar.classList.contains("open") && matchMedia("(max-width: 900px)").matches) toggleDrawer(false);
+  }
+
+  treeEl.addEventListener("click", function (ev) {
+    var row = ev.target.closest(".row");
+    if (!row) return;
+    var sel = window.getSelection && window.getSelection();
+    if (sel && !sel.isCollapsed && row.contains(sel.anchorNode)) return;
+    activate(byId.get(row.getAttribute("data-entry-id")));
+  });
+
+  treeEl.addEventListener("keydown", function (ev) {
+    if (!rows.length) return;
+    var r = state.focus >= 0 ? rowIndex[state.focus] : -1;
+    var next = r;
+    switch (ev.key) {
+      case "ArrowDown": next = Math.min(rows.length - 1, r + 1); break;
+      case "ArrowUp": next = Math.max(0, r - 1); break;
+      case "Home": next = 0; break;
+      case "End": next = rows.length - 1; break;
+      case "PageDown": next = Math.min(rows.length - 1, r + 20); break;
+      case "PageUp": next = Math.max(0, r - 20); break;
+      case "ArrowLeft": // to the nearest shown ancestor
+        if (r >= 0) { for (var a = P[rows[r].pos]; a >= 0; a = P[a]) if (rowIndex[a] >= 0) { next = rowIndex[a]; break; } }
+        break;
+      case "ArrowRight":
+        if (r >= 0 && r + 1 < rows.length && kids[rows[r].pos]) next = r + 1;
+        break;
+      case "Enter": case " ":
+        if (r >= 0) activate(rows[r].pos);
+        ev.preventDefault();
+        return;
+      default: return;
+    }
+    ev.preventDefault();
+    if (next < 0) next = 0;
+    state.focus = rows[next].pos;
+    scrollRowIntoView(state.focus);
+  });
+  treeEl.addEventListener("focus", function () {
+    if (state.focus < 0 || rowIndex[state.focus] < 0) state.focus = rows.length ? rows[Math.max(0, rowIndex[state.selected])].pos : -1;
+    drawRows();
+  });
+
+  // ---- Filters and search -------------------------------------------
+
+  doc.querySelectorAll("button[data-filter]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      state.mode = b.getAttribute("data-filter");
+      doc.querySelectorAll("button[data-filter]").forEach(function (o) {
+        o.setAttribute("aria-pressed", o === b ? "true" : "false");
+      });
+      renderTree();
+      scrollRowIntoView(state.selected >= 0 ? state.selected : state.leaf);
+    });
+  });
+
+  var searchTimer = 0;
+  searchEl.addEventListener("input", function () {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(applySearch, n > 20000 ? 120 : 0);
+  });
+  searchEl.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") { searchEl.value = ""; applySearch(); }
+  });
+  function applySearch() {
+    state.query = searchEl.value.toLowerCase().split(/\s+/).filter(Boolean);
+    renderTree();
+    highlightSearch();
+  }
+
+  // Matches are highlighted with the CSS Custom Highlight API: no change to
+  // the conversation's DOM.
+  function highlightSearch() {
+    if (!window.CSS || !CSS.highlights || typeof Highlight === "undefined") return;
+    CSS.highlights.delete("search-hit");
+    if (!state.query.length) return;
+    var ranges = [], walker = doc.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    for (var node = walker.nextNode(); node && ranges.length < 5000; node = walker.nextNode()) {
+      var text = node.data.toLowerCase();
+      state.query.forEach(function (q) {
+        for (var at = text.indexOf(q); at >= 0 && ranges.length < 5000; at = text.indexOf(q, at + q.length)) {
+          var rg = new Range();
+          rg.setStart(node, at);
+          rg.setEnd(node, at + q.length);
+          ranges.push(rg);
+        }
+      });
+    }
+    CSS.highlights.set("search-hit", new Highlight(...ranges));
+  }
+
+  // ---- The conversation's buttons and the toolbar ---------------------
+
+  main.addEventListener("click", function (ev) {
+    var b = ev.target.closest(".copy-link");
+    if (!b) return;
+    var holder = b.closest("[data-id]");
+    var pos = holder ? byId.get(holder.getAttribute("data-id")) : undefined;
+    if (pos === undefined) return;
+    state.target = pos;
+    state.selected = pos;
+    var url = linkTo(pos);
+    updateURL();
+    renderTree();
+    markTarget(pos, false);
+    copyText(url).then(function () {
+      b.textContent = "copied";
+      setTimeout(function () { b.textContent = "link"; }, 1500);
+    });
+  });
+
+  function copyText(text) {
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      return navigator.clipboard.writeText(text).catch(function () { return fallbackCopy(text); });
+    }
+    return Promise.resolve(fallbackCopy(text));
+  }
+  function fallbackCopy(text) {
+    var ta = doc.createElement("textarea");
+    ta.value = text;
+    doc.body.appendChild(ta);
+    ta.select();
+    try { doc.execCommand("copy"); } catch (e) { /* nothing more to try */ }
+    ta.remove();
+  }
+
+  function pressed(id, on) {
+    var b = doc.getElementById(id);
+    if (b) b.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  function toggleThinking() {
+    var on = doc.body.classList.toggle("hide-thinking");
+    pressed("toggle-thinking", on);
+  }
+  function openOutputs(el) {
+    el.querySelectorAll("details.more, details.json").forEach(function (d) { d.open = expandOutputs; });
+  }
+  function toggleOutputs() {
+    expandOutputs = !expandOutputs;
+    elements.forEach(openOutputs);
+    pressed("toggle-tools", expandOutputs);
+  }
+  function toggleDrawer(open) {
+    sidebar.classList.toggle("open", open);
+    var b = doc.getElementById("menu-button");
+    if (b) b.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) treeEl.focus();
+  }
+  function on(id, f) { var b = doc.getElementById(id); if (b) b.addEventListener("click", f); }
+  on("toggle-thinking", toggleThinking);
+  on("toggle-tools", toggleOutputs);
+  on("menu-button", function () { toggleDrawer(!sidebar.classList.contains("open")); });
+
+  // Theme: the system's, unless the reader chose; the choice is kept.
+  function storedTheme() { try { return localStorage.getItem("canopy-theme"); } catch (e) { return null; } }
+  var chosen = storedTheme();
+  if (chosen === "light" || chosen === "dark") root.setAttribute("data-theme", chosen);
+  on("toggle-theme", function () {
+    var cur = root.getAttribute("data-theme");
+    if (cur === "auto") cur = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+    var next = cur === "dark" ? "light" : "dark";
+    root.setAttribute("data-theme", next);
+    try { localStorage.setItem("canopy-theme", next); } catch (e) { /* not kept: fine */ }
+  });
+
+  on("download-source", function () {
+    var el = doc.getElementById("source-data");
+    if (!el || typeof DecompressionStream === "undefined") { notice("This browser cannot unpack the embedded session."); return; }
+    var bin = atob(JSON.parse(el.textContent));
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    new Response(stream).blob().then(function (blob) {
+      var a = doc.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = doc.getElementById("download-source").getAttribute("data-name") || "session.jsonl";
+      doc.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+    });
+  });
+
+  doc.addEventListener("keydown", function (ev) {
+    var t = ev.target;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA"))) return;
+    if (ev.key === "t") toggleThinking();
+    else if (ev.key === "o") toggleOutputs();
+    else if (ev.key === "/") { ev.preventDefault(); searchEl.focus(); }
+  });
+
+  // ---- Start: the deep link, or the session's leaf --------------------
+
+  var params = new URLSearchParams(location.search);
+  var wantLeaf = params.get("leafId"), wantTarget = params.get("targetId");
+  var leaf = sessionLeaf, target = -1, problems = [];
+  if (wantLeaf !== null) {
+    if (byId.has(wantLeaf)) leaf = byId.get(wantLeaf);
+    else problems.push("No entry “" + wantLeaf + "” in this session: showing its last entry instead.");
+  }
+  if (wantTarget !== null) {
+    if (byId.has(wantTarget)) {
+      target = byId.get(wantTarget);
+      if (wantLeaf === null) leaf = onPathOf(target, leaf) ? leaf : newestLeaf(target);
+    } else problems.push("No entry “" + wantTarget + "” in this session.");
+  }
+  function onPathOf(pos, lf) { for (var p = lf; p >= 0; p = P[p]) if (p === pos) return true; return false; }
+  notice(problems.join(" "));
+  if (wantLeaf !== null || wantTarget !== null) {
+    navigate(leaf, target >= 0 ? target : leaf);
+  } else {
+    showPath(leaf);
+    state.selected = -1;
+    renderTree();
+    scrollRowIntoView(leaf);
+  }
+})();

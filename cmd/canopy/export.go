@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"canopy/render"
+)
+
+const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID] [--theme auto|light|dark] [--title TEXT] [--no-source]"
+
+func runExport(e *env, args []string) int {
+	fs := newFlags("export")
+	out := fs.StringP("output", "o", "", "write the page to `OUT.html` (- for standard output); default: the input's base name with .html, in the current directory")
+	leafID := fs.String("leaf", "", "show the conversation that ends at this entry `id` (default: the session's leaf)")
+	theme := fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
+	title := fs.String("title", "", "page title (default: the session name, else its id)")
+	noSource := fs.Bool("no-source", false, "do not embed the original session file for download")
+	if st := parseFlags(e, fs, exportSynopsis, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintf(e.stderr, "canopy export: want one FILE (or - for standard input)\nUsage: %s\n", exportSynopsis)
+		return exitUsage
+	}
+	switch *theme {
+	case "auto", "light", "dark":
+	default:
+		fmt.Fprintf(e.stderr, "canopy export: --theme must be auto, light or dark, not %q\n", *theme)
+		return exitUsage
+	}
+	in := fs.Arg(0)
+	s, err := loadSession(e, in)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		return exitFail
+	}
+	printDiagnostics(e.stderr, s)
+	opts := render.Options{Theme: *theme, Title: *title, NoSource: *noSource, Version: version}
+	if fs.Changed("leaf") {
+		if opts.Leaf = s.Entry(*leafID); opts.Leaf == nil {
+			fmt.Fprintf(e.stderr, "canopy: %s: no entry with id %q\n", s.File, *leafID)
+			return exitFail
+		}
+	}
+	r, err := render.New()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		return exitFail
+	}
+	dest := *out
+	if dest == "" {
+		if in == "-" {
+			dest = "-"
+		} else {
+			base := filepath.Base(in)
+			dest = strings.TrimSuffix(base, filepath.Ext(base)) + ".html"
+		}
+	}
+	if dest == "-" {
+		w := bufio.NewWriterSize(e.stdout, 1<<20)
+		if err := r.Render(w, s, opts); err != nil {
+			fmt.Fprintf(e.stderr, "canopy: %s: %v\n", in, err)
+			return exitFail
+		}
+		if err := w.Flush(); err != nil {
+			fmt.Fprintf(e.stderr, "canopy: writing standard output: %v\n", err)
+			return exitFail
+		}
+		return exitOK
+	}
+	if in != "-" && samePath(in, dest) {
+		fmt.Fprintf(e.stderr, "canopy: refusing to write the page over its input %s\n", in)
+		return exitFail
+	}
+	if err := writeAtomic(dest, func(f *os.File) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		if err := r.Render(w, s, opts); err != nil {
+			return err
+		}
+		return w.Flush()
+	}); err != nil {
+		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(e.stderr, "wrote %s\n", dest)
+	return exitOK
+}
+
+// samePath reports whether two paths name the same file (an existing one).
+func samePath(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	if err1 == nil && err2 == nil {
+		return os.SameFile(fa, fb)
+	}
+	aa, _ := filepath.Abs(a)
+	bb, _ := filepath.Abs(b)
+	return aa == bb
+}
+
+// writeAtomic writes a file through a temporary file in the same directory
+// and renames it into place: readers never see half a page, and a failed
+// export leaves any earlier page as it was.
+func writeAtomic(dest string, write func(*os.File) error) error {
+	dir := filepath.Dir(dest)
+	tmp, err := os.CreateTemp(dir, ".canopy-*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", dest, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", dest, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", dest, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", dest, err)
+	}
+	if err := os.Rename(tmp.Name(), dest); err != nil {
+		return fmt.Errorf("writing %s: %w", dest, err)
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+// Command canopy turns AI coding-agent sessions (pi, its forks, Flue) into
+// pages people can read, share, link to and keep.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// version is the canopy version; release builds may set it with
+// -ldflags "-X main.version=…".
+var version = "0.1.0"
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	example string
+	run     func(env *env, args []string) int
+}
+
+// env is what a command may touch: its streams. Tests run commands with
+// buffers in place of the process's streams.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func commands() []command {
+	return []command{
+		{"export", "render a session as one self-contained HTML page", "canopy export session.jsonl -o session.html", runExport},
+		{"inspect", "describe a session: tree, leaf, labels, usage, problems", "canopy inspect session.jsonl --json", runInspect},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], &env{os.Stdin, os.Stdout, os.Stderr}))
+}
+
+func run(args []string, e *env) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage(e.stdout)
+		return exitOK
+	case "-v", "--version", "version":
+		fmt.Fprintf(e.stdout, "canopy %s\n", version)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+	}
+	if strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(e.stderr, "canopy: unknown flag %s\n", args[0])
+		usage(e.stderr)
+		return exitUsage
+	}
+	// `canopy FILE` means `canopy export FILE`.
+	return runExport(e, args)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "canopy %s: readable, shareable pages from AI coding-agent sessions\n\n", version)
+	fmt.Fprintf(w, "Usage:\n  canopy COMMAND [flags] FILE\n  canopy FILE            (same as canopy export FILE)\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n           e.g. %s\n", c.name, c.summary, c.example)
+	}
+	fmt.Fprintf(w, "\nRun 'canopy COMMAND --help' for a command's flags.\n")
+	fmt.Fprintf(w, "Exit status: 0 success, 1 failure, 2 usage error.\n")
+}
+
+// newFlags makes a subcommand's flag set. Parse errors are reported by the
+// caller, so that they exit with the usage status.
+func newFlags(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args, handling --help and errors. It returns the exit
+// status to stop with, or -1 to go on.
+func parseFlags(e *env, fs *pflag.FlagSet, synopsis string, args []string) int {
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		fmt.Fprintf(e.stdout, "Usage: %s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "canopy %s: %v\nUsage: %s\n", fs.Name(), err, synopsis)
+		return exitUsage
+	}
+	return -1
+}

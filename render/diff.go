@@ -1,0 +1,100 @@
+package render
+
+import (
+	"html/template"
+	"strings"
+)
+
+// diffFromDetails draws the diff an edit result carries in details.diff:
+// lines of "+", "-" or " ", then a line number, then the text.
+func diffFromDetails(diff string) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<table class="diff">`)
+	for _, line := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		kind, rest := "ctx", line
+		if line != "" {
+			switch line[0] {
+			case '+':
+				kind, rest = "add", line[1:]
+			case '-':
+				kind, rest = "del", line[1:]
+			case ' ':
+				rest = line[1:]
+			}
+		}
+		num, text := rest, ""
+		if i := strings.IndexByte(rest, ' '); i >= 0 {
+			num, text = rest[:i], rest[i+1:]
+		}
+		if strings.Trim(num, "0123456789") != "" {
+			// Not "number text": show the whole line (e.g. "..." markers).
+			num, text = "", rest
+		}
+		diffRow(&b, kind, num, text)
+	}
+	b.WriteString(`</table>`)
+	return template.HTML(b.String())
+}
+
+func diffRow(b *strings.Builder, kind, num, text string) {
+	sign := map[string]string{"add": "+", "del": "-", "ctx": " "}[kind]
+	b.WriteString(`<tr class="d-` + kind + `"><td class="d-num">`)
+	b.WriteString(template.HTMLEscapeString(num))
+	b.WriteString(`</td><td class="d-sign">` + sign + `</td><td class="d-text">`)
+	b.WriteString(template.HTMLEscapeString(text))
+	b.WriteString("</td></tr>")
+}
+
+// maxDiffCells bounds the line-diff table (old lines × new lines) so that
+// a huge edit cannot stall the export; beyond it, old and new are shown
+// whole, one after the other.
+const maxDiffCells = 4_000_000
+
+// diffFromTexts draws a line diff of an edit's old and new text (longest
+// common subsequence of lines).
+func diffFromTexts(oldText, newText string) template.HTML {
+	if oldText == "" && newText == "" {
+		return ""
+	}
+	a := strings.Split(oldText, "\n")
+	bl := strings.Split(newText, "\n")
+	var b strings.Builder
+	b.WriteString(`<table class="diff">`)
+	if len(a)*len(bl) > maxDiffCells {
+		for _, l := range a {
+			diffRow(&b, "del", "", l)
+		}
+		for _, l := range bl {
+			diffRow(&b, "add", "", l)
+		}
+	} else {
+		// lcs[i][j]: length of the LCS of a[i:] and bl[j:].
+		w := len(bl) + 1
+		lcs := make([]int32, (len(a)+1)*w)
+		for i := len(a) - 1; i >= 0; i-- {
+			for j := len(bl) - 1; j >= 0; j-- {
+				if a[i] == bl[j] {
+					lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+				} else {
+					lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+				}
+			}
+		}
+		i, j := 0, 0
+		for i < len(a) || j < len(bl) {
+			switch {
+			case i < len(a) && j < len(bl) && a[i] == bl[j]:
+				diffRow(&b, "ctx", "", a[i])
+				i, j = i+1, j+1
+			case j < len(bl) && (i == len(a) || lcs[i*w+j+1] >= lcs[(i+1)*w+j]):
+				diffRow(&b, "add", "", bl[j])
+				j++
+			default:
+				diffRow(&b, "del", "", a[i])
+				i++
+			}
+		}
+	}
+	b.WriteString(`</table>`)
+	return template.HTML(b.String())
+}

@@ -1,0 +1,212 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"canopy/sessiontree"
+)
+
+// view builds the view of one entry. It reads only the entry, its body and
+// the read-only session context, so entries can be built in parallel.
+func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.Body, bodyErr error) *entryView {
+	v := &entryView{ID: e.ID, Time: formatTime(e), Label: ec.s.Labels[e.ID]}
+	if bodyErr != nil || b == nil {
+		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
+		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
+		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "JSON", true))
+		return v
+	}
+	switch e.Type {
+	case sessiontree.TypeMessage:
+		r.messageView(ec, v, e, b)
+	case sessiontree.TypeCompaction:
+		v.Kind, v.Heading = "compaction", "Compaction"
+		v.Meta = fmt.Sprintf("%s tokens before", fmtInt(e.TokensBefore))
+		// The model stopped seeing the entries before the first kept one
+		// (all of the path before the compaction when that entry is not on
+		// it): count them.
+		var kept *sessiontree.Entry
+		before := 0
+		for p := e.Parent; p != nil; p = p.Parent {
+			if p.ID == e.FirstKeptID {
+				kept = p
+			}
+			before++
+		}
+		if kept == nil {
+			v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before this point, only this summary.", before)})
+		} else {
+			dropped := 0
+			for p := kept.Parent; p != nil; p = p.Parent {
+				dropped++
+			}
+			v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before %s; it saw this summary, then the entries from %s on.", dropped, kept.ID, kept.ID)})
+		}
+		v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(e.Summary)})
+	case sessiontree.TypeBranchSummary:
+		v.Kind, v.Heading = "branch-summary", "Branch summary"
+		if e.FromID != "" {
+			v.Meta = "summary of the branch left at " + e.FromID
+		}
+		v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(e.Summary)})
+	case sessiontree.TypeCustomMessage:
+		v.Kind, v.Heading = "custom", orString(e.CustomType, "custom message")
+		if !e.Display {
+			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
+		}
+		r.blockParts(ec, v, b.Content)
+	case sessiontree.TypeModelChange:
+		v.Kind, v.Heading = "change", "Switched to model "+modelName(e.Provider, e.Model)
+		if e.ModelRole != "" {
+			v.Meta = e.ModelRole
+		}
+	case sessiontree.TypeThinkingLevelChange:
+		v.Kind, v.Heading = "change", "Thinking level: "+e.ThinkingLevel
+	case sessiontree.TypeLabel:
+		v.Kind = "change"
+		if e.Label == "" {
+			v.Heading = "Label cleared on " + e.TargetID
+		} else {
+			v.Heading = "Label “" + e.Label + "” set on " + e.TargetID
+		}
+	case sessiontree.TypeSessionInfo:
+		v.Kind, v.Heading = "change", "Session named “"+e.Name+"”"
+	case sessiontree.TypeCustom:
+		v.Kind, v.Heading = "change", "Extension state: "+orString(e.CustomType, "custom")
+		if len(b.Data) > 0 {
+			v.Parts = append(v.Parts, r.jsonPart(b.Data, "data", false))
+		}
+	default:
+		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
+		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "entry", false))
+	}
+	return v
+}
+
+func modelName(provider, model string) string {
+	if provider == "" {
+		return model
+	}
+	return provider + "/" + model
+}
+
+func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.Entry, b *sessiontree.Body) {
+	m := b.Message
+	if m == nil {
+		v.Kind, v.Heading = "unknown", "message"
+		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "entry", false))
+		return
+	}
+	switch m.Role {
+	case sessiontree.RoleUser:
+		v.Kind, v.Heading = "user", "User"
+		r.blockParts(ec, v, m.Content)
+	case sessiontree.RoleAssistant:
+		v.Kind, v.Heading = "assistant", "Assistant"
+		r.blockParts(ec, v, m.Content)
+		meta := []string{modelName(m.Provider, m.Model)}
+		if u := m.Usage; u != nil {
+			meta = append(meta, fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", fmtInt(u.Input), fmtInt(u.Output), fmtInt(u.CacheRead), fmtInt(u.CacheWrite)))
+			if u.Cost.Total > 0 {
+				meta = append(meta, fmt.Sprintf("$%.4f", u.Cost.Total))
+			}
+		}
+		v.Meta = strings.Join(meta, " · ")
+		switch m.StopReason {
+		case "error":
+			v.Notes = append(v.Notes, note{"error", "Error: " + orString(m.ErrorMessage, "the request failed")})
+		case "aborted":
+			v.Notes = append(v.Notes, note{"warning", "Aborted" + prefixed(": ", m.ErrorMessage)})
+		case "length":
+			v.Notes = append(v.Notes, note{"warning", "Stopped: the output reached the length limit"})
+		}
+	case sessiontree.RoleToolResult:
+		v.Kind, v.Heading = "tool-result", "Tool result"
+		call, ok := ec.calls[m.ToolCallID]
+		name := m.ToolName
+		var a args
+		if ok {
+			name, a = call.name, call.args
+		}
+		tv := r.toolView(name, a, m, e.ID)
+		v.Parts = append(v.Parts, part{Kind: "tool", Tool: tv})
+	case sessiontree.RoleBashExecution:
+		v.Kind, v.Heading = "bash", "User ran a command"
+		v.Parts = append(v.Parts, part{Kind: "command", HTML: escape(m.Command)})
+		out := r.outputParts(ansiHTML, m.Output, "", "", previewBash)
+		v.Parts = append(v.Parts, out...)
+		if m.ExitCode != nil && *m.ExitCode != 0 {
+			v.Notes = append(v.Notes, note{"error", fmt.Sprintf("exit code %d", *m.ExitCode)})
+		}
+		if m.Cancelled {
+			v.Notes = append(v.Notes, note{"warning", "cancelled"})
+		}
+		if m.Truncated {
+			v.Notes = append(v.Notes, note{"info", "output truncated" + prefixed("; full output in ", m.FullOutputPath)})
+		}
+		if m.ExcludeFromContext {
+			v.Notes = append(v.Notes, note{"info", "not sent to the model (!!)"})
+		}
+	case sessiontree.RoleCustom:
+		v.Kind, v.Heading = "custom", orString(m.CustomType, "custom message")
+		if !m.Display {
+			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
+		}
+		r.blockParts(ec, v, m.Content)
+	default:
+		v.Kind, v.Heading = "unknown", orString(m.Role, "message")
+		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "entry", false))
+	}
+	if e.Source != "" {
+		v.Meta = strings.TrimPrefix(v.Meta+" · source: "+e.Source, " · ")
+	}
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
+
+// blockParts draws content blocks in their original order: text, thinking,
+// images and tool calls interleaved as the model produced them.
+func (r *Renderer) blockParts(ec *entryContext, v *entryView, blocks sessiontree.Blocks) {
+	for _, blk := range blocks {
+		switch blk.Type {
+		case "text":
+			if strings.TrimSpace(blk.Text) != "" {
+				v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(blk.Text)})
+			}
+		case "thinking":
+			if blk.Redacted {
+				v.Parts = append(v.Parts, part{Kind: "thinking", Summary: "Thinking (redacted)"})
+			} else if strings.TrimSpace(blk.Thinking) != "" {
+				v.Parts = append(v.Parts, part{Kind: "thinking", Summary: "Thinking", HTML: r.markdown(blk.Thinking), Open: true})
+			}
+		case "image":
+			if src := imageSrc(blk.MimeType, blk.Data); src != "" {
+				v.Parts = append(v.Parts, part{Kind: "image", Src: src})
+			} else {
+				v.Parts = append(v.Parts, part{Kind: "text", HTML: escape(fmt.Sprintf("[image of type %q not shown]", blk.MimeType))})
+			}
+		case "toolCall":
+			var res *sessiontree.Message
+			resultID := ""
+			if re := ec.results[blk.ID]; re != nil {
+				if rb := ec.bodies[re.Index]; rb != nil && rb.Message != nil {
+					res, resultID = rb.Message, re.ID
+				}
+			}
+			tv := r.toolView(blk.Name, decodeArgs(blk.Arguments), res, resultID)
+			if res == nil {
+				tv.Pending = true
+			}
+			v.Parts = append(v.Parts, part{Kind: "tool", Tool: tv})
+		default:
+			raw, _ := jsonMarshal(blk)
+			v.Parts = append(v.Parts, r.jsonPart(raw, blk.Type, false))
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"canopy/sessiontree"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/render/golden")
+
+// TestGoldenEntries renders one entry of every kind and tool in
+// testdata/render/kinds.jsonl and compares each with its reviewed HTML in
+// testdata/render/golden (regenerate: go test ./render -run Golden -update).
+func TestGoldenEntries(t *testing.T) {
+	s, err := sessiontree.LoadFile(filepath.Join("..", "testdata", "render", "kinds.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := decodeAll(s)
+	ec := pairTools(s, bodies)
+	rows := make([]rowInfo, len(s.Entries))
+	var rowText strings.Builder
+	for i, e := range s.Entries {
+		rows[i] = ec.row(e, bodies[i])
+		rowText.WriteString(e.ID + "\t" + flagNames(rows[i].flags) + "\t" + rows[i].text + "\n")
+	}
+	html, err := r.renderEntries(ec, bodies, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("..", "testdata", "render", "golden")
+	golden(t, filepath.Join(dir, "rows.txt"), []byte(rowText.String()))
+	for i, e := range s.Entries {
+		name := e.ID + ".html"
+		if rows[i].flags&flagEmbedded != 0 {
+			if html[i] != "" {
+				t.Errorf("%s is drawn in its call's card but has HTML of its own", e.ID)
+			}
+			continue
+		}
+		golden(t, filepath.Join(dir, name), []byte(html[i]))
+	}
+}
+
+func flagNames(f int) string {
+	var names []string
+	for _, n := range []struct {
+		bit  int
+		name string
+	}{{flagSettings, "settings"}, {flagToolResult, "tool"}, {flagUser, "user"}, {flagEmpty, "empty"}, {flagEmbedded, "embedded"}} {
+		if f&n.bit != 0 {
+			names = append(names, n.name)
+		}
+	}
+	if len(names) == 0 {
+		return "-"
+	}
+	return strings.Join(names, ",")
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}

@@ -1,0 +1,123 @@
+package render
+
+import (
+	"bytes"
+	"html/template"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// Chroma styles for the two themes.
+const (
+	lightStyle = "github"
+	darkStyle  = "github-dark"
+)
+
+// highlighter turns code into HTML with chroma's CSS classes. Lexer
+// lookups by file name are cached: chroma matches names against every
+// lexer's globs, which is slow next to the highlighting itself.
+type highlighter struct {
+	formatter *chromahtml.Formatter
+	mu        sync.Mutex
+	byName    map[string]chroma.Lexer // key: lower-cased extension or language
+	done      sync.Map                // highlightKey -> template.HTML: the same text is highlighted once
+}
+
+type highlightKey struct {
+	lexer chroma.Lexer
+	src   string
+}
+
+func newHighlighter() *highlighter {
+	return &highlighter{
+		formatter: chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true)),
+		byName:    map[string]chroma.Lexer{},
+	}
+}
+
+// lexerFor finds a lexer by language name or by file name; nil when none.
+func (h *highlighter) lexerFor(language, filename string) chroma.Lexer {
+	key := strings.ToLower(language)
+	if key == "" {
+		ext := strings.ToLower(path.Ext(filename))
+		base := strings.ToLower(path.Base(filename))
+		if ext == "" {
+			key = "file:" + base // Makefile, Dockerfile
+		} else {
+			key = "ext:" + ext
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if l, ok := h.byName[key]; ok {
+		return l
+	}
+	var l chroma.Lexer
+	switch {
+	case language != "":
+		l = lexers.Get(language)
+	case filename != "":
+		l = lexers.Match(path.Base(filename))
+	}
+	if l != nil {
+		l = chroma.Coalesce(l)
+	}
+	h.byName[key] = l
+	return l
+}
+
+// code returns highlighted HTML for src, or escaped plain text when no
+// lexer fits. The caller wraps it in <pre><code>.
+func (h *highlighter) code(src, language, filename string) template.HTML {
+	l := h.lexerFor(language, filename)
+	if l == nil {
+		return template.HTML(template.HTMLEscapeString(src))
+	}
+	key := highlightKey{l, src}
+	if v, ok := h.done.Load(key); ok {
+		return v.(template.HTML)
+	}
+	out := h.tokenise(l, src)
+	h.done.Store(key, out)
+	return out
+}
+
+func (h *highlighter) tokenise(l chroma.Lexer, src string) template.HTML {
+	it, err := l.Tokenise(nil, src)
+	if err != nil {
+		return template.HTML(template.HTMLEscapeString(src))
+	}
+	var buf bytes.Buffer
+	if err := h.formatter.Format(&buf, styles.Get(lightStyle), it); err != nil {
+		return template.HTML(template.HTMLEscapeString(src))
+	}
+	return template.HTML(buf.String())
+}
+
+// chromaCSS returns the stylesheet for highlighted code: the light style,
+// and the dark style under the selectors that switch the page to dark.
+func chromaCSS() (string, error) {
+	f := chromahtml.New(chromahtml.WithClasses(true))
+	var light, dark bytes.Buffer
+	if err := f.WriteCSS(&light, styles.Get(lightStyle)); err != nil {
+		return "", err
+	}
+	if err := f.WriteCSS(&dark, styles.Get(darkStyle)); err != nil {
+		return "", err
+	}
+	d := dark.String()
+	var out strings.Builder
+	out.WriteString(light.String())
+	// Dark when chosen, or when the system says so and nothing was chosen.
+	out.WriteString(strings.ReplaceAll(d, ".chroma", ":root[data-theme=dark] .chroma"))
+	out.WriteString("@media (prefers-color-scheme: dark){")
+	out.WriteString(strings.ReplaceAll(d, ".chroma", ":root[data-theme=auto] .chroma"))
+	out.WriteString("}")
+	return out.String(), nil
+}

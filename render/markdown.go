@@ -1,0 +1,221 @@
+package render
+
+import (
+	"bytes"
+	"html/template"
+	"strings"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+)
+
+// newMarkdown returns the Markdown converter for session text: GitHub
+// flavoured (tables, strikethrough, task lists, autolinks), code fenced
+// with a language highlighted by chroma into CSS classes, and safe for
+// text written by models and web pages: raw HTML is shown as text, links
+// keep only harmless schemes, and images that are not embedded `data:`
+// pictures become links, so that opening the page fetches nothing.
+func newMarkdown() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(
+			extension.GFM,
+			highlighting.NewHighlighting(
+				highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+				highlighting.WithGuessLanguage(false),
+			),
+		),
+		goldmark.WithRendererOptions(
+			gmhtml.WithHardWraps(), // agents and users write line breaks they mean
+			renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 1)),
+		),
+	)
+}
+
+// markdown converts src to HTML. The result is safe to insert as is.
+func (r *Renderer) markdown(src string) template.HTML {
+	if strings.TrimSpace(src) == "" {
+		return ""
+	}
+	var buf bytes.Buffer
+	if err := r.md.Convert([]byte(src), &buf); err != nil {
+		// goldmark does not fail on any input; if it ever does, show text.
+		return template.HTML("<pre class=\"plain\">" + template.HTMLEscapeString(src) + "</pre>")
+	}
+	return template.HTML(buf.String())
+}
+
+// safeRenderer replaces goldmark's renderers for the nodes through which
+// session text could reach the page as markup or make it load something.
+type safeRenderer struct{}
+
+func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, renderRawHTML)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
+	reg.Register(ast.KindLink, renderLink)
+	reg.Register(ast.KindAutoLink, renderAutoLink)
+	reg.Register(ast.KindImage, renderImage)
+}
+
+// renderRawHTML writes inline HTML as the text it is.
+func renderRawHTML(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	raw := n.(*ast.RawHTML)
+	for i := 0; i < raw.Segments.Len(); i++ {
+		seg := raw.Segments.At(i)
+		template.HTMLEscape(w, seg.Value(source))
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// renderHTMLBlock writes an HTML block as a paragraph of its text.
+func renderHTMLBlock(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	b := n.(*ast.HTMLBlock)
+	_, _ = w.WriteString(`<p class="raw-html">`)
+	lines := b.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		template.HTMLEscape(w, seg.Value(source))
+	}
+	if b.HasClosure() {
+		template.HTMLEscape(w, b.ClosureLine.Value(source))
+	}
+	_, _ = w.WriteString("</p>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// safeURL reports whether a link target may be followed: web and mail
+// links, and links within the page. Everything else (javascript:, data:,
+// file:, vbscript:, and schemes we do not know) is shown as text.
+func safeURL(u string) bool {
+	u = strings.TrimSpace(strings.ToLower(u))
+	if strings.HasPrefix(u, "#") {
+		return true
+	}
+	for _, scheme := range []string{"https://", "http://", "mailto:"} {
+		if strings.HasPrefix(u, scheme) {
+			return true
+		}
+	}
+	return false
+}
+
+func writeLinkOpen(w util.BufWriter, dest []byte, title []byte) {
+	_, _ = w.WriteString(`<a href="`)
+	template.HTMLEscape(w, util.URLEscape(dest, true))
+	_, _ = w.WriteString(`"`)
+	if len(title) > 0 {
+		_, _ = w.WriteString(` title="`)
+		template.HTMLEscape(w, title)
+		_, _ = w.WriteString(`"`)
+	}
+	// Links leave the page in a new tab and tell the target nothing.
+	_, _ = w.WriteString(` rel="nofollow noopener noreferrer" target="_blank">`)
+}
+
+func renderLink(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	l := n.(*ast.Link)
+	if !safeURL(string(l.Destination)) {
+		// Keep the link text; drop the target, and show it so the reader
+		// knows what the link was.
+		if !entering {
+			_, _ = w.WriteString(`<span class="unsafe-link"> (`)
+			template.HTMLEscape(w, l.Destination)
+			_, _ = w.WriteString(`)</span>`)
+		}
+		return ast.WalkContinue, nil
+	}
+	if entering {
+		writeLinkOpen(w, l.Destination, l.Title)
+	} else {
+		_, _ = w.WriteString("</a>")
+	}
+	return ast.WalkContinue, nil
+}
+
+func renderAutoLink(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	l := n.(*ast.AutoLink)
+	url, label := l.URL(source), l.Label(source)
+	if l.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
+		url = append([]byte("mailto:"), url...)
+	}
+	if !safeURL(string(url)) {
+		template.HTMLEscape(w, label)
+		return ast.WalkContinue, nil
+	}
+	writeLinkOpen(w, url, nil)
+	template.HTMLEscape(w, label)
+	_, _ = w.WriteString("</a>")
+	return ast.WalkContinue, nil
+}
+
+// embeddedImage reports whether an image source is a raster picture in
+// the page itself (data: URL). SVG is excluded: it is a document.
+func embeddedImage(src string) bool {
+	s := strings.ToLower(strings.TrimSpace(src))
+	for _, t := range []string{"data:image/png;", "data:image/jpeg;", "data:image/gif;", "data:image/webp;"} {
+		if strings.HasPrefix(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// renderImage shows embedded pictures; any other image becomes a link
+// (never fetched when the page opens).
+func renderImage(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	img := n.(*ast.Image)
+	alt := nodeText(img, source)
+	if embeddedImage(string(img.Destination)) {
+		_, _ = w.WriteString(`<img src="`)
+		template.HTMLEscape(w, img.Destination)
+		_, _ = w.WriteString(`" alt="`)
+		template.HTMLEscape(w, alt)
+		_, _ = w.WriteString(`">`)
+		return ast.WalkSkipChildren, nil
+	}
+	if len(alt) == 0 {
+		alt = []byte("image")
+	}
+	if safeURL(string(img.Destination)) {
+		_, _ = w.WriteString(`<span class="remote-image">🖼 `)
+		writeLinkOpen(w, img.Destination, img.Title)
+		template.HTMLEscape(w, alt)
+		_, _ = w.WriteString("</a></span>")
+	} else {
+		_, _ = w.WriteString(`<span class="remote-image">🖼 `)
+		template.HTMLEscape(w, alt)
+		_, _ = w.WriteString(` (`)
+		template.HTMLEscape(w, img.Destination)
+		_, _ = w.WriteString(`)</span>`)
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// nodeText is the plain text under n (an image's alt text).
+func nodeText(n ast.Node, source []byte) []byte {
+	var buf bytes.Buffer
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering && c.Kind() == ast.KindText {
+			buf.Write(c.(*ast.Text).Segment.Value(source))
+		}
+		return ast.WalkContinue, nil
+	})
+	return buf.Bytes()
+}

@@ -1,0 +1,439 @@
+// Package render turns a loaded session into one self-contained HTML page:
+// every entry rendered once, at export time (Markdown by goldmark, code by
+// chroma), a compact description of the tree for the sidebar script, and
+// the original file for download; minified, with a Content-Security-Policy
+// that lets nothing but our own inline script and style run.
+package render
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tdewolff/minify/v2"
+	mincss "github.com/tdewolff/minify/v2/css"
+	minhtml "github.com/tdewolff/minify/v2/html"
+	minjs "github.com/tdewolff/minify/v2/js"
+	"github.com/yuin/goldmark"
+
+	"canopy/assets"
+	"canopy/sessiontree"
+	"canopy/templates"
+)
+
+// Options change what a page shows.
+type Options struct {
+	Leaf     *sessiontree.Entry // the conversation shown; nil means the session's leaf
+	Theme    string             // auto (the default), light or dark
+	Title    string             // the page title; default: the session name, else its id
+	NoSource bool               // leave the original file out of the page
+	Version  string             // the canopy version, written into the page
+}
+
+// Renderer renders pages. It is safe for concurrent use; make one and
+// reuse it (building it compiles templates and minifies the assets).
+type Renderer struct {
+	md     goldmark.Markdown
+	hl     *highlighter
+	page   *template.Template
+	css    string // minified stylesheet, chroma's included
+	js     string // minified script
+	csp    string
+	minify *minify.M
+}
+
+// New builds a Renderer.
+func New() (*Renderer, error) {
+	r := &Renderer{md: newMarkdown(), hl: newHighlighter()}
+	t, err := template.New("page.html").ParseFS(templates.FS, "page.html", "entry.html")
+	if err != nil {
+		return nil, fmt.Errorf("parsing templates: %w", err)
+	}
+	r.page = t
+	m := minify.New()
+	m.AddFunc("text/css", mincss.Minify)
+	m.AddFunc("application/javascript", minjs.Minify)
+	chroma, err := chromaCSS()
+	if err != nil {
+		return nil, fmt.Errorf("chroma stylesheet: %w", err)
+	}
+	if r.css, err = m.String("text/css", assets.CSS+"\n"+chroma); err != nil {
+		return nil, fmt.Errorf("minifying page.css: %w", err)
+	}
+	if r.js, err = m.String("application/javascript", assets.JS); err != nil {
+		return nil, fmt.Errorf("minifying page.js: %w", err)
+	}
+	// The page minifier leaves inline script and style alone (no minifier
+	// is registered for them here): their hashes are in the CSP.
+	r.minify = minify.New()
+	r.minify.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true})
+	r.csp = "default-src 'none'; script-src '" + cspHash(r.js) + "'; style-src '" + cspHash(r.css) +
+		"'; img-src data:; base-uri 'none'; form-action 'none'"
+	return r, nil
+}
+
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// pageData is what page.html is executed with.
+type pageData struct {
+	Theme, CSP, Version, Title     string
+	CSS                            template.CSS
+	JS                             template.JS
+	Filters                        []filterButton
+	TotalEntries, PathLength       int
+	SessionID, Date, Cwd, Format   string
+	Models                         string
+	SourceName, SourceSize, SHA256 string
+	ChildSessions                  []string
+	Stats                          []statsRow
+	Diagnostics                    []string
+	PathHTML                       []template.HTML
+	Store                          []stored
+	TreeJSON                       template.JS
+	HasSource                      bool
+	SourceJSON                     template.JS
+}
+
+type filterButton struct {
+	Mode, Label string
+	On          bool
+}
+
+type statsRow struct {
+	Name                                       string
+	Entries, Messages, ToolCalls               string
+	Input, Output, CacheRead, CacheWrite, Cost string
+}
+
+type stored struct {
+	Pos  int
+	HTML template.HTML
+}
+
+// Render writes the page for s to w.
+func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) error {
+	leaf := opts.Leaf
+	if leaf == nil {
+		leaf = s.Leaf
+	}
+	theme := opts.Theme
+	if theme == "" {
+		theme = "auto"
+	}
+	bodies := decodeAll(s)
+	ec := pairTools(s, bodies)
+	order := treeOrder(s)
+
+	rows := make([]rowInfo, len(s.Entries))
+	for i, e := range s.Entries {
+		rows[i] = ec.row(e, bodies[i])
+	}
+	html, err := r.renderEntries(ec, bodies, rows)
+	if err != nil {
+		return err
+	}
+
+	onPath := make([]bool, len(s.Entries))
+	path := s.Path(leaf)
+	d := pageData{
+		Theme: theme, CSP: r.csp, Version: opts.Version,
+		CSS: template.CSS(r.css), JS: template.JS(r.js),
+		TotalEntries: len(s.Entries), PathLength: len(path),
+		SessionID: orString(s.Header.ID, "(no id)"), Cwd: s.Header.Cwd,
+		Format:     fmt.Sprintf("%s, version %d", s.Format, s.Version),
+		SourceName: filepath.Base(s.File), SourceSize: byteSize(len(s.Source)),
+		HasSource: !opts.NoSource,
+	}
+	d.Title = opts.Title
+	if d.Title == "" {
+		d.Title = orString(s.Name, "Session "+d.SessionID)
+	}
+	if t, ok := parseTime(s.Header.Timestamp); ok {
+		d.Date = t
+	}
+	sum := sha256.Sum256(s.Source)
+	d.SHA256 = hex.EncodeToString(sum[:])
+	for _, m := range FilterModes {
+		d.Filters = append(d.Filters, filterButton{m, filterLabel[m], m == "default"})
+	}
+	for _, e := range path {
+		onPath[e.Index] = true
+		if html[e.Index] != "" {
+			d.PathHTML = append(d.PathHTML, html[e.Index])
+		}
+	}
+	for pos, i := range order {
+		if !onPath[i] && html[i] != "" {
+			d.Store = append(d.Store, stored{pos, html[i]})
+		}
+	}
+	pathStats, treeStats := s.Stats(path), s.Stats(s.Entries)
+	d.Stats = []statsRow{statsRowOf("Active path", pathStats), statsRowOf("Whole tree", treeStats)}
+	var models []string
+	for _, m := range treeStats.Models {
+		models = append(models, modelName(m.Provider, m.ModelID))
+	}
+	d.Models = strings.Join(models, ", ")
+	for _, c := range s.ChildSessions {
+		d.ChildSessions = append(d.ChildSessions, c.Session+prefixed(" · task ", c.TaskID))
+	}
+	for _, dg := range s.Diagnostics {
+		d.Diagnostics = append(d.Diagnostics, fmt.Sprintf("Line %d: %s: %s", dg.Line, dg.Severity, dg.Message))
+	}
+	tree, err := treeJSON(s, order, rows, leaf)
+	if err != nil {
+		return err
+	}
+	d.TreeJSON = template.JS(tree)
+	if !opts.NoSource {
+		src, err := sourceJSON(s)
+		if err != nil {
+			return err
+		}
+		d.SourceJSON = template.JS(src)
+	}
+
+	var page bytes.Buffer
+	page.Grow(len(s.Source) + len(r.css) + len(r.js))
+	if err := r.page.Execute(&page, &d); err != nil {
+		return fmt.Errorf("executing page template: %w", err)
+	}
+	if err := r.minify.Minify("text/html", w, &page); err != nil {
+		return fmt.Errorf("minifying page: %w", err)
+	}
+	return nil
+}
+
+var filterLabel = map[string]string{
+	"default": "Default", "no-tools": "No tools", "user-only": "User", "labeled-only": "Labeled", "all": "All",
+}
+
+func statsRowOf(name string, st sessiontree.Stats) statsRow {
+	msgs := 0
+	for _, n := range st.Messages {
+		msgs += n
+	}
+	var parts []string
+	for _, role := range []string{"user", "assistant", "toolResult", "bashExecution", "custom"} {
+		if n := st.Messages[role]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", role, n))
+		}
+	}
+	return statsRow{
+		Name: name, Entries: fmtInt(float64(st.Entries)),
+		Messages:  fmt.Sprintf("%d (%s)", msgs, strings.Join(parts, ", ")),
+		ToolCalls: fmtInt(float64(st.ToolCalls)),
+		Input:     fmtInt(st.Usage.Input), Output: fmtInt(st.Usage.Output),
+		CacheRead: fmtInt(st.Usage.CacheRead), CacheWrite: fmtInt(st.Usage.CacheWrite),
+		Cost: fmt.Sprintf("$%.4f", st.Usage.Cost.Total+st.CompactionUsage.Cost.Total),
+	}
+}
+
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func parseTime(ts string) (string, bool) {
+	e := &sessiontree.Entry{Timestamp: ts}
+	if t, err := timeParse(ts); err == nil {
+		e.Time, e.TimeOK = t, true
+		return formatTime(e), true
+	}
+	return "", false
+}
+
+// decodeAll decodes every entry's body, spread over the cores.
+func decodeAll(s *sessiontree.Session) []*sessiontree.Body {
+	bodies := make([]*sessiontree.Body, len(s.Entries))
+	parallel(len(s.Entries), func(i int) {
+		if b, err := s.Entries[i].Decode(); err == nil {
+			bodies[i] = b
+		}
+	})
+	return bodies
+}
+
+// renderEntries renders every entry's HTML (empty for results drawn inside
+// their call's card), spread over the cores. Output order does not depend
+// on scheduling: each entry has its own slot.
+func (r *Renderer) renderEntries(ec *entryContext, bodies []*sessiontree.Body, rows []rowInfo) ([]template.HTML, error) {
+	out := make([]template.HTML, len(bodies))
+	errs := make([]error, len(bodies))
+	parallel(len(bodies), func(i int) {
+		if rows[i].flags&flagEmbedded != 0 {
+			return
+		}
+		e := ec.s.Entries[i]
+		var bodyErr error
+		if bodies[i] == nil {
+			bodyErr = fmt.Errorf("undecodable")
+		}
+		v := r.view(ec, e, bodies[i], bodyErr)
+		var buf bytes.Buffer
+		if err := r.page.ExecuteTemplate(&buf, "entry", v); err != nil {
+			errs[i] = fmt.Errorf("rendering entry %s (line %d): %w", e.ID, e.Line, err)
+			return
+		}
+		out[i] = template.HTML(buf.String())
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// parallel runs f(0..n-1) on every core.
+func parallel(n int, f func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	const batch = 64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				lo := next
+				next += batch
+				mu.Unlock()
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+batch, n); i++ {
+					f(i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// treeOrder lists entry indexes in tree order: roots in file order, each
+// followed by its subtree, children in the session's order. Iterative, so
+// a deep chain costs no stack.
+func treeOrder(s *sessiontree.Session) []int {
+	order := make([]int, 0, len(s.Entries))
+	stack := make([]*sessiontree.Entry, 0, 64)
+	for i := len(s.Roots) - 1; i >= 0; i-- {
+		stack = append(stack, s.Roots[i])
+	}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		order = append(order, e.Index)
+		for i := len(e.Children) - 1; i >= 0; i-- {
+			stack = append(stack, e.Children[i])
+		}
+	}
+	return order
+}
+
+// treeData is the sidebar's description of the tree, positions in tree
+// order: parallel arrays keep it compact for 100,000 entries.
+type treeData struct {
+	IDs     []string       `json:"id"`
+	Parents []int          `json:"p"` // position of the parent, -1 for a root
+	Flags   []int          `json:"f"`
+	Text    []string       `json:"t"`
+	Kinds   []string       `json:"k"`
+	Labels  map[int]string `json:"l"`
+	Leaf    int            `json:"leaf"` // -1 when there is none
+}
+
+func treeJSON(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) ([]byte, error) {
+	pos := make([]int, len(s.Entries))
+	for p, i := range order {
+		pos[i] = p
+	}
+	t := treeData{
+		IDs: make([]string, len(order)), Parents: make([]int, len(order)), Flags: make([]int, len(order)),
+		Text: make([]string, len(order)), Kinds: make([]string, len(order)), Labels: map[int]string{}, Leaf: -1,
+	}
+	for p, i := range order {
+		e := s.Entries[i]
+		t.IDs[p] = e.ID
+		t.Parents[p] = -1
+		if e.Parent != nil {
+			t.Parents[p] = pos[e.Parent.Index]
+		}
+		t.Flags[p] = rows[i].flags
+		t.Text[p] = rows[i].text
+		t.Kinds[p] = rowKind(e)
+		if l := s.Labels[e.ID]; l != "" {
+			t.Labels[p] = l
+		}
+	}
+	if leaf != nil {
+		t.Leaf = pos[leaf.Index]
+	}
+	// EscapeForHTML: the JSON sits in a <script> element; "</script>" in
+	// session text must not end it.
+	return json.Marshal(&t, json.Deterministic(true), jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
+}
+
+// rowKind is a short class for a row's colour.
+func rowKind(e *sessiontree.Entry) string {
+	switch e.Type {
+	case sessiontree.TypeMessage:
+		switch e.Role {
+		case sessiontree.RoleUser:
+			return "u"
+		case sessiontree.RoleAssistant:
+			return "a"
+		case sessiontree.RoleToolResult:
+			return "t"
+		}
+		return "m"
+	case sessiontree.TypeCompaction, sessiontree.TypeBranchSummary:
+		return "s"
+	}
+	if e.IsSettings() {
+		return "x"
+	}
+	return "o"
+}
+
+// sourceJSON is the original file, gzip-compressed and base64-encoded, as
+// a JSON string for the download button. gzip without a name or time is
+// deterministic: same input, same page.
+func sourceJSON(s *sessiontree.Session) ([]byte, error) {
+	var z bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&z, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(s.Source); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, base64.StdEncoding.EncodedLen(z.Len())+2)
+	out = append(out, '"')
+	out = base64.StdEncoding.AppendEncode(out, z.Bytes())
+	return append(out, '"'), nil
+}

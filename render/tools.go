@@ -1,0 +1,140 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"canopy/sessiontree"
+)
+
+// Preview lengths, in lines, before the rest of an output is folded away.
+const (
+	previewBash  = 5
+	previewFile  = 10
+	previewOther = 12
+)
+
+// toolView draws a tool call: its arguments as the tool's renderer shows
+// them, and its result (res may be nil when no result was recorded).
+func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resultID string) *toolView {
+	if a == nil {
+		a = args{}
+	}
+	tv := &toolView{ResultID: resultID, Name: orString(name, "tool")}
+	tv.Summary = strings.TrimPrefix(toolSummary(name, a), name+": ")
+	out := ""
+	if res != nil {
+		out = blocksText(res.Content, "\n")
+		tv.IsError = res.IsError
+	}
+	path := a.str("path", "file_path")
+	switch name {
+	case "bash":
+		tv.Input = []part{{Kind: "command", HTML: escape(a.str("command"))}}
+		tv.Output = r.outputParts(ansiHTML, out, "", "", previewBash)
+	case "read":
+		tv.Output = r.outputParts(r.codeHTML, out, "", path, previewFile)
+	case "write":
+		tv.Input = r.outputParts(r.codeHTML, a.str("content"), "", path, previewFile)
+		tv.Output = r.outputParts(plainHTML, out, "", "", previewOther)
+	case "edit":
+		var d template.HTML
+		if res != nil && len(res.Details) > 0 {
+			var det struct {
+				Diff string `json:"diff"`
+			}
+			if json.Unmarshal(res.Details, &det) == nil && det.Diff != "" {
+				d = diffFromDetails(det.Diff)
+			}
+		}
+		if d == "" {
+			d = diffFromTexts(a.str("oldText", "old_string"), a.str("newText", "new_string"))
+		}
+		tv.Input = []part{{Kind: "diff", HTML: d}}
+		if tv.IsError || d == "" {
+			tv.Output = r.outputParts(plainHTML, out, "", "", previewOther)
+		}
+	case "ls", "find", "grep":
+		tv.Output = r.outputParts(plainHTML, out, "", "", previewFile)
+	default:
+		if len(a) > 0 {
+			raw, _ := json.Marshal(map[string]any(a), json.Deterministic(true))
+			tv.Input = []part{r.jsonPart(raw, "arguments", true)}
+		}
+		tv.Output = r.outputParts(plainHTML, out, "", "", previewOther)
+	}
+	if res != nil {
+		for _, blk := range res.Content {
+			if blk.Type == "image" {
+				if src := imageSrc(blk.MimeType, blk.Data); src != "" {
+					tv.Output = append(tv.Output, part{Kind: "image", Src: src})
+				}
+			}
+		}
+	}
+	return tv
+}
+
+// lineRenderer turns text into HTML for a <pre>.
+type lineRenderer func(text, language, filename string) template.HTML
+
+func plainHTML(text, _, _ string) template.HTML { return escape(text) }
+
+func (r *Renderer) codeHTML(text, language, filename string) template.HTML {
+	return r.hl.code(text, language, filename)
+}
+
+func escape(s string) template.HTML { return template.HTML(template.HTMLEscapeString(s)) }
+
+// outputParts shows the first `preview` lines of text and folds the rest
+// into a <details> that says how many lines it holds: readable without
+// JavaScript, and cheap to open.
+func (r *Renderer) outputParts(render lineRenderer, text, language, filename string, preview int) []part {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil
+	}
+	head, rest, restLines := splitLines(text, preview)
+	parts := []part{{Kind: "code", HTML: render(head, language, filename)}}
+	if rest != "" {
+		restHTML := plainHTML(rest, "", "")
+		if len(rest) <= highlightRestLimit {
+			restHTML = render(rest, language, filename)
+		}
+		parts = append(parts, part{Kind: "more", HTML: restHTML,
+			Summary: fmt.Sprintf("%d more lines", restLines)})
+	}
+	return parts
+}
+
+// highlightRestLimit is the size up to which the folded part of an output
+// is highlighted too. chroma runs at about 1 MB/s; sessions hold megabytes
+// of file contents that readers mostly leave folded, so longer rests are
+// plain text. The preview is always highlighted.
+const highlightRestLimit = 0
+
+// splitLines cuts text after n lines.
+func splitLines(text string, n int) (head, rest string, restLines int) {
+	i, count := 0, 0
+	for count < n {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return text, "", 0
+		}
+		i += j + 1
+		count++
+	}
+	rest = text[i:]
+	return text[:i-1], rest, strings.Count(rest, "\n") + 1
+}
+
+// jsonPart shows JSON indented and highlighted, folded unless open.
+func (r *Renderer) jsonPart(raw jsontext.Value, summary string, open bool) part {
+	return part{Kind: "json", HTML: r.hl.code(prettyJSON(raw), "json", ""), Summary: summary, Open: open}
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v, json.Deterministic(true)) }

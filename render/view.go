@@ -1,0 +1,301 @@
+package render
+
+import (
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"canopy/sessiontree"
+)
+
+// Row flags: what the page's script needs to apply the reference's filter
+// rules. The same rules are in Visible, for tests independent of the page.
+const (
+	flagSettings   = 1 << iota // label, custom, model_change, thinking_level_change
+	flagToolResult             // a toolResult message
+	flagUser                   // a user message
+	flagEmpty                  // an assistant message with no text that did not fail: hidden
+	flagEmbedded               // shown inside its tool call's card, no block of its own
+)
+
+// Filter modes of the tree, as in the reference.
+var FilterModes = []string{"default", "no-tools", "user-only", "labeled-only", "all"}
+
+// entryView is what the templates need to draw one entry.
+type entryView struct {
+	ID      string
+	Kind    string // CSS class and template: user, assistant, tool-result, bash, compaction, …
+	Heading string
+	Time    string
+	Label   string
+	Parts   []part
+	Notes   []note // flags under the entry: errors, aborts, hidden-from-user, …
+	Meta    string // small print: model, tokens
+}
+
+// part is one piece of an entry's body, in order.
+type part struct {
+	Kind    string // markdown, thinking, image, tool, code, text, json, diff
+	HTML    template.HTML
+	Src     template.URL // image
+	Tool    *toolView
+	Summary string // for collapsible parts
+	Open    bool
+}
+
+type note struct {
+	Kind, Text string // Kind: error, warning, info
+}
+
+// toolView is a tool call with its result.
+type toolView struct {
+	ResultID string // the result entry's id: its anchor for deep links
+	Name     string
+	Summary  string
+	Input    []part // arguments, as the tool's renderer shows them
+	Output   []part // the result
+	IsError  bool
+	Pending  bool // no result found
+}
+
+// rowInfo is what the tree needs of one entry.
+type rowInfo struct {
+	text  string
+	flags int
+}
+
+// entryContext is what rendering one entry needs from the whole session.
+type entryContext struct {
+	s       *sessiontree.Session
+	bodies  []*sessiontree.Body           // by entry index; nil where the entry did not decode
+	calls   map[string]callRef            // toolCallId to the call
+	results map[string]*sessiontree.Entry // toolCallId to the result shown in the call's card
+}
+
+type callRef struct {
+	entry *sessiontree.Entry
+	name  string
+	args  args
+}
+
+// pairTools finds, for every tool call, the result shown inside its card:
+// the first result in file order for that call id that descends from the
+// calling message. Other results are shown as entries of their own.
+func pairTools(s *sessiontree.Session, bodies []*sessiontree.Body) *entryContext {
+	ec := &entryContext{s: s, bodies: bodies, calls: map[string]callRef{}, results: map[string]*sessiontree.Entry{}}
+	for i, e := range s.Entries {
+		b := bodies[i]
+		if b == nil || b.Message == nil {
+			continue
+		}
+		m := b.Message
+		switch m.Role {
+		case sessiontree.RoleAssistant:
+			for _, blk := range m.Content {
+				if blk.Type == "toolCall" && blk.ID != "" {
+					if _, dup := ec.calls[blk.ID]; !dup {
+						ec.calls[blk.ID] = callRef{e, blk.Name, decodeArgs(blk.Arguments)}
+					}
+				}
+			}
+		case sessiontree.RoleToolResult:
+			call, ok := ec.calls[m.ToolCallID]
+			if !ok || ec.results[m.ToolCallID] != nil || !descends(e, call.entry) {
+				continue
+			}
+			ec.results[m.ToolCallID] = e
+		}
+	}
+	return ec
+}
+
+// descends reports whether e is below ancestor, looking a bounded number of
+// steps up: results follow their call closely.
+func descends(e, ancestor *sessiontree.Entry) bool {
+	for p, n := e.Parent, 0; p != nil && n < 256; p, n = p.Parent, n+1 {
+		if p == ancestor {
+			return true
+		}
+	}
+	return false
+}
+
+// embedded reports whether a result entry is drawn inside its call's card.
+func (ec *entryContext) embedded(e *sessiontree.Entry, b *sessiontree.Body) bool {
+	if b == nil || b.Message == nil || b.Message.Role != sessiontree.RoleToolResult {
+		return false
+	}
+	return ec.results[b.Message.ToolCallID] == e
+}
+
+// row computes the tree row text and the filter flags of an entry, with
+// the reference's wording.
+func (ec *entryContext) row(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
+	var r rowInfo
+	if e.IsSettings() {
+		r.flags |= flagSettings
+	}
+	var m *sessiontree.Message
+	if b != nil {
+		m = b.Message
+	}
+	switch e.Type {
+	case sessiontree.TypeMessage:
+		if m == nil {
+			r.text = "[message]"
+			break
+		}
+		switch m.Role {
+		case sessiontree.RoleUser:
+			r.flags |= flagUser
+			r.text = "user: " + flatten(blocksText(m.Content, ""), rowTextMax)
+		case sessiontree.RoleAssistant:
+			t := flatten(blocksText(m.Content, ""), rowTextMax)
+			switch {
+			case t != "":
+				r.text = "assistant: " + t
+			case m.StopReason == "aborted":
+				r.text = "assistant: (aborted)"
+			case m.ErrorMessage != "":
+				r.text = "assistant: " + flatten(m.ErrorMessage, rowTextMax)
+			default:
+				r.text = "assistant: (no text)"
+			}
+			// The reference hides assistant messages without text unless
+			// they ended abnormally (error, aborted, length, ...).
+			if t == "" && (m.StopReason == "" || m.StopReason == "stop" || m.StopReason == "toolUse") {
+				r.flags |= flagEmpty
+			}
+		case sessiontree.RoleToolResult:
+			r.flags |= flagToolResult
+			if call, ok := ec.calls[m.ToolCallID]; ok {
+				r.text = "[" + toolSummary(call.name, call.args) + "]"
+			} else {
+				r.text = "[" + orString(m.ToolName, "tool") + "]"
+			}
+			if ec.embedded(e, b) {
+				r.flags |= flagEmbedded
+			}
+		case sessiontree.RoleBashExecution:
+			r.text = "[bash]: " + flatten(m.Command, rowTextMax)
+		case sessiontree.RoleCustom:
+			r.text = "[" + orString(m.CustomType, "custom") + "]: " + flatten(blocksText(m.Content, ""), rowTextMax)
+		default:
+			r.text = "[" + m.Role + "]"
+		}
+	case sessiontree.TypeCompaction:
+		r.text = "[compaction: " + kTokens(e.TokensBefore) + " tokens]"
+	case sessiontree.TypeBranchSummary:
+		r.text = "[branch summary]: " + flatten(e.Summary, rowTextMax)
+	case sessiontree.TypeCustomMessage:
+		t := ""
+		if b != nil {
+			t = blocksText(b.Content, "")
+		}
+		r.text = "[" + orString(e.CustomType, "custom") + "]: " + flatten(t, rowTextMax)
+	case sessiontree.TypeModelChange:
+		r.text = "[model: " + e.Model + "]"
+	case sessiontree.TypeThinkingLevelChange:
+		r.text = "[thinking: " + e.ThinkingLevel + "]"
+	case sessiontree.TypeLabel:
+		if e.Label == "" {
+			r.text = "[label cleared]"
+		} else {
+			r.text = "[label: " + e.Label + "]"
+		}
+	case sessiontree.TypeSessionInfo:
+		r.text = "[session name: " + e.Name + "]"
+	case sessiontree.TypeCustom:
+		r.text = "[" + orString(e.CustomType, "custom") + "]"
+	default:
+		r.text = "[" + orString(e.Type, "entry") + "]"
+	}
+	return r
+}
+
+// Visible applies the reference's filter rules to one row: the page's
+// script does the same; this is the independent statement of them.
+func Visible(mode string, flags int, labeled, isLeaf bool) bool {
+	if isLeaf {
+		return true
+	}
+	if flags&flagEmpty != 0 {
+		return false
+	}
+	switch mode {
+	case "no-tools":
+		return flags&(flagSettings|flagToolResult) == 0
+	case "user-only":
+		return flags&flagUser != 0
+	case "labeled-only":
+		return labeled
+	case "all":
+		return true
+	}
+	return flags&flagSettings == 0
+}
+
+func orString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// imageSrc is a data: URL for an embedded picture, or "" for types a page
+// should not show inline.
+func imageSrc(mime, data string) template.URL {
+	switch strings.ToLower(mime) {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+	default:
+		return ""
+	}
+	// The data must be base64 and nothing else: it goes into an attribute.
+	if _, err := base64.StdEncoding.DecodeString(data); err != nil {
+		return ""
+	}
+	return template.URL("data:" + strings.ToLower(mime) + ";base64," + data)
+}
+
+// prettyJSON indents raw JSON for display; invalid JSON is returned as is.
+func prettyJSON(raw jsontext.Value) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	v := jsontext.Value(append([]byte(nil), raw...))
+	if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
+		return string(raw)
+	}
+	return string(v)
+}
+
+func formatTime(e *sessiontree.Entry) string {
+	if !e.TimeOK {
+		return e.Timestamp
+	}
+	return e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func fmtInt(f float64) string {
+	s := fmt.Sprintf("%.0f", f)
+	// thousands separators for readability
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func timeParse(ts string) (time.Time, error) { return time.Parse(time.RFC3339Nano, ts) }

@@ -1,0 +1,99 @@
+package sessiontree
+
+import (
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Block is one content block of a message.
+type Block struct {
+	Type      string         `json:"type"` // text, thinking, image, toolCall, or one we do not know
+	Text      string         `json:"text"`
+	Thinking  string         `json:"thinking"`
+	Redacted  bool           `json:"redacted"`
+	Data      string         `json:"data"` // image: base64
+	MimeType  string         `json:"mimeType"`
+	ID        string         `json:"id"` // toolCall
+	Name      string         `json:"name"`
+	Arguments jsontext.Value `json:"arguments"`
+}
+
+// Blocks is message content: a plain string reads as one text block.
+type Blocks []Block
+
+func (b *Blocks) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	switch d.PeekKind() {
+	case '"':
+		tok, err := d.ReadToken()
+		if err != nil {
+			return err
+		}
+		*b = Blocks{{Type: "text", Text: tok.String()}}
+		return nil
+	case '[':
+		var blocks []Block
+		if err := json.UnmarshalDecode(d, &blocks, jsonOpts); err != nil {
+			return err
+		}
+		*b = blocks
+		return nil
+	}
+	*b = nil
+	return d.SkipValue()
+}
+
+// Message is the full message of a message entry.
+type Message struct {
+	Role         string  `json:"role"`
+	Content      Blocks  `json:"content"`
+	Timestamp    float64 `json:"timestamp"` // ms since the epoch
+	API          string  `json:"api"`
+	Provider     string  `json:"provider"`
+	Model        string  `json:"model"`
+	Usage        *Usage  `json:"usage"`
+	StopReason   string  `json:"stopReason"`
+	ErrorMessage string  `json:"errorMessage"`
+
+	ToolCallID string         `json:"toolCallId"` // toolResult
+	ToolName   string         `json:"toolName"`
+	Details    jsontext.Value `json:"details"`
+	IsError    bool           `json:"isError"`
+
+	Command            string `json:"command"` // bashExecution
+	Output             string `json:"output"`
+	ExitCode           *int   `json:"exitCode"`
+	Cancelled          bool   `json:"cancelled"`
+	Truncated          bool   `json:"truncated"`
+	FullOutputPath     string `json:"fullOutputPath"`
+	ExcludeFromContext bool   `json:"excludeFromContext"`
+
+	CustomType string `json:"customType"` // custom (hookMessage)
+	Display    bool   `json:"display"`
+}
+
+// Body is everything an entry holds beyond what Load decodes: what a
+// renderer needs. Fields that do not apply to the entry's type are zero.
+type Body struct {
+	Message *Message `json:"message"`
+
+	Content Blocks         `json:"content"` // custom_message
+	Details jsontext.Value `json:"details"` // compaction, branch_summary, custom_message
+	Data    jsontext.Value `json:"data"`    // custom
+
+	FromHook      bool `json:"fromHook"`
+	FromExtension bool `json:"fromExtension"`
+}
+
+// Decode reads the whole entry from its raw JSON. A field of an unexpected
+// type is an error here (the entry was already loaded leniently); callers
+// show the raw JSON instead.
+func (e *Entry) Decode() (*Body, error) {
+	var b Body
+	if err := json.Unmarshal(e.Raw, &b, jsonOpts); err != nil {
+		return nil, err
+	}
+	if m := b.Message; m != nil && m.Role == "hookMessage" {
+		m.Role = RoleCustom
+	}
+	return &b, nil
+}
