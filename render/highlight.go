@@ -100,8 +100,9 @@ func (h *highlighter) tokenise(l chroma.Lexer, src string) template.HTML {
 	return template.HTML(buf.String())
 }
 
-// chromaCSS returns the stylesheet for highlighted code: the light style,
-// and the dark style under the selectors that switch the page to dark.
+// chromaCSS returns the stylesheet for highlighted code: the light and
+// the dark style, each scoped to the theme that uses it, so that a token
+// class one style defines and the other does not cannot leak across.
 func chromaCSS() (string, error) {
 	f := chromahtml.New(chromahtml.WithClasses(true))
 	var light, dark bytes.Buffer
@@ -111,13 +112,17 @@ func chromaCSS() (string, error) {
 	if err := f.WriteCSS(&dark, styles.Get(darkStyle)); err != nil {
 		return "", err
 	}
-	d := dark.String()
+	scoped := func(css, root string) string {
+		return strings.ReplaceAll(css, ".chroma", root+" .chroma")
+	}
 	var out strings.Builder
-	out.WriteString(light.String())
-	// Dark when chosen, or when the system says so and nothing was chosen.
-	out.WriteString(strings.ReplaceAll(d, ".chroma", ":root[data-theme=dark] .chroma"))
-	out.WriteString("@media (prefers-color-scheme: dark){")
-	out.WriteString(strings.ReplaceAll(d, ".chroma", ":root[data-theme=auto] .chroma"))
+	out.WriteString(scoped(light.String(), ":root[data-theme=light]"))
+	out.WriteString(scoped(dark.String(), ":root[data-theme=dark]"))
+	// auto: follow the system.
+	out.WriteString("@media not all and (prefers-color-scheme: dark){")
+	out.WriteString(scoped(light.String(), ":root[data-theme=auto]"))
+	out.WriteString("}@media (prefers-color-scheme: dark){")
+	out.WriteString(scoped(dark.String(), ":root[data-theme=auto]"))
 	out.WriteString("}")
 	return out.String(), nil
 }

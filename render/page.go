@@ -114,7 +114,7 @@ type filterButton struct {
 }
 
 type statsRow struct {
-	Name                                       string
+	Name, Roles                                string
 	Entries, Messages, ToolCalls               string
 	Input, Output, CacheRead, CacheWrite, Cost string
 }
@@ -183,6 +183,10 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	pathStats, treeStats := s.Stats(path), s.Stats(s.Entries)
 	d.Stats = []statsRow{statsRowOf("Active path", pathStats), statsRowOf("Whole tree", treeStats)}
+	if len(path) == len(s.Entries) {
+		d.Stats = d.Stats[:1] // one branch: the path is the tree
+		d.Stats[0].Name = "Session"
+	}
 	var models []string
 	for _, m := range treeStats.Models {
 		models = append(models, modelName(m.Provider, m.ModelID))
@@ -218,6 +222,10 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	return nil
 }
 
+var roleNames = map[string]string{
+	"user": "user", "assistant": "assistant", "toolResult": "tool results", "bashExecution": "user commands", "custom": "custom",
+}
+
 var filterLabel = map[string]string{
 	"default": "Default", "no-tools": "No tools", "user-only": "User", "labeled-only": "Labeled", "all": "All",
 }
@@ -230,12 +238,13 @@ func statsRowOf(name string, st sessiontree.Stats) statsRow {
 	var parts []string
 	for _, role := range []string{"user", "assistant", "toolResult", "bashExecution", "custom"} {
 		if n := st.Messages[role]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", role, n))
+			parts = append(parts, fmt.Sprintf("%d %s", n, roleNames[role]))
 		}
 	}
 	return statsRow{
 		Name: name, Entries: fmtInt(float64(st.Entries)),
-		Messages:  fmt.Sprintf("%d (%s)", msgs, strings.Join(parts, ", ")),
+		Messages:  fmtInt(float64(msgs)),
+		Roles:     "messages: " + orString(strings.Join(parts, " · "), "none"),
 		ToolCalls: fmtInt(float64(st.ToolCalls)),
 		Input:     fmtInt(st.Usage.Input), Output: fmtInt(st.Usage.Output),
 		CacheRead: fmtInt(st.Usage.CacheRead), CacheWrite: fmtInt(st.Usage.CacheWrite),
