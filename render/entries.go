@@ -46,9 +46,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(e.Summary)})
 	case sessiontree.TypeBranchSummary:
 		v.Kind, v.Heading = "branch-summary", "Branch summary"
-		if e.FromID != "" {
-			v.Meta = "summary of the branch left at " + e.FromID
-		}
+		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
 		v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(e.Summary)})
 	case sessiontree.TypeCustomMessage:
 		v.Kind, v.Heading = "custom", orString(e.CustomType, "custom message")
