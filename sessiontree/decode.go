@@ -1,6 +1,8 @@
 package sessiontree
 
 import (
+	"errors"
+	"math"
 	"strings"
 	"time"
 
@@ -44,6 +46,12 @@ func (n *lnum) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 			return err
 		}
 		f, _ := tok.Float()
+		if math.IsInf(f, 0) {
+			// A number too big for a float64 (1e999) reads as ±Inf, which
+			// then made the JSON report (canopy inspect --json) fail to
+			// encode. It is no usable count or cost: read it as 0.
+			f = 0
+		}
 		*n = lnum(f)
 		return nil
 	}
@@ -68,6 +76,22 @@ func (b *lbool) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	return d.SkipValue()
 }
 
+// lobj is an object that tolerates any JSON value: a string or a number
+// where pi writes an object (message, usage, cost) reads as absent instead
+// of costing us the whole entry, which is still a JSON object and still has
+// its place in the tree. Without it such a line was dropped as "not a JSON
+// object".
+type lobj[T any] struct{ V *T }
+
+func (o *lobj[T]) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	if d.PeekKind() != '{' {
+		o.V = nil
+		return d.SkipValue()
+	}
+	o.V = new(T)
+	return json.UnmarshalDecode(d, o.V)
+}
+
 // optStr records whether a string field was present and a string; null and
 // other values read as absent.
 type optStr struct {
@@ -86,34 +110,39 @@ func (o *optStr) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 }
 
 type headUsage struct {
-	Input       lnum `json:"input"`
-	Output      lnum `json:"output"`
-	CacheRead   lnum `json:"cacheRead"`
-	CacheWrite  lnum `json:"cacheWrite"`
-	TotalTokens lnum `json:"totalTokens"`
-	Cost        struct {
-		Input      lnum `json:"input"`
-		Output     lnum `json:"output"`
-		CacheRead  lnum `json:"cacheRead"`
-		CacheWrite lnum `json:"cacheWrite"`
-		Total      lnum `json:"total"`
-	} `json:"cost"`
+	Input       lnum           `json:"input"`
+	Output      lnum           `json:"output"`
+	CacheRead   lnum           `json:"cacheRead"`
+	CacheWrite  lnum           `json:"cacheWrite"`
+	TotalTokens lnum           `json:"totalTokens"`
+	Cost        lobj[headCost] `json:"cost"`
+}
+
+type headCost struct {
+	Input      lnum `json:"input"`
+	Output     lnum `json:"output"`
+	CacheRead  lnum `json:"cacheRead"`
+	CacheWrite lnum `json:"cacheWrite"`
+	Total      lnum `json:"total"`
 }
 
 func (h *headUsage) usage() *Usage {
 	if h == nil {
 		return nil
 	}
-	return &Usage{
+	u := &Usage{
 		Input: float64(h.Input), Output: float64(h.Output),
 		CacheRead: float64(h.CacheRead), CacheWrite: float64(h.CacheWrite),
 		TotalTokens: float64(h.TotalTokens),
-		Cost: UsageCost{
-			Input: float64(h.Cost.Input), Output: float64(h.Cost.Output),
-			CacheRead: float64(h.Cost.CacheRead), CacheWrite: float64(h.Cost.CacheWrite),
-			Total: float64(h.Cost.Total),
-		},
 	}
+	if c := h.Cost.V; c != nil {
+		u.Cost = UsageCost{
+			Input: float64(c.Input), Output: float64(c.Output),
+			CacheRead: float64(c.CacheRead), CacheWrite: float64(c.CacheWrite),
+			Total: float64(c.Total),
+		}
+	}
+	return u
 }
 
 // blockHeads reads message content (a string or an array of blocks) and
@@ -131,6 +160,14 @@ func (b *blockHeads) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		return err
 	}
 	for d.PeekKind() != ']' {
+		if d.PeekKind() != '{' {
+			// Not a block (a bare string, a number): skip it rather than
+			// lose the entry.
+			if err := d.SkipValue(); err != nil {
+				return err
+			}
+			continue
+		}
 		var blk struct {
 			Type lstr `json:"type"`
 		}
@@ -159,40 +196,53 @@ type head struct {
 	Title         lstr  `json:"title"`
 	ParentSession lstr  `json:"parentSession"`
 
-	Message *struct {
-		Role       lstr       `json:"role"`
-		Provider   lstr       `json:"provider"`
-		Model      lstr       `json:"model"`
-		StopReason lstr       `json:"stopReason"`
-		Usage      *headUsage `json:"usage"`
-		Content    blockHeads `json:"content"`
-		ToolName   lstr       `json:"toolName"`
-		CustomType lstr       `json:"customType"`
-		Display    lbool      `json:"display"`
-	} `json:"message"`
-	Source lstr `json:"source"`
+	Message lobj[headMessage] `json:"message"`
+	Source  lstr              `json:"source"`
 
-	Summary             lstr       `json:"summary"`
-	FirstKeptEntryID    lstr       `json:"firstKeptEntryId"`
-	FirstKeptEntryIndex *lnum      `json:"firstKeptEntryIndex"`
-	TokensBefore        lnum       `json:"tokensBefore"`
-	Usage               *headUsage `json:"usage"`
-	FromID              lstr       `json:"fromId"`
-	TargetID            lstr       `json:"targetId"`
-	Label               lstr       `json:"label"`
-	Name                lstr       `json:"name"`
-	ThinkingLevel       lstr       `json:"thinkingLevel"`
-	Provider            lstr       `json:"provider"`
-	ModelID             lstr       `json:"modelId"`
-	Model               lstr       `json:"model"`
-	Role                lstr       `json:"role"`
-	CustomType          lstr       `json:"customType"`
-	Display             lbool      `json:"display"`
+	Summary             lstr            `json:"summary"`
+	FirstKeptEntryID    lstr            `json:"firstKeptEntryId"`
+	FirstKeptEntryIndex *lnum           `json:"firstKeptEntryIndex"`
+	TokensBefore        lnum            `json:"tokensBefore"`
+	Usage               lobj[headUsage] `json:"usage"`
+	FromID              lstr            `json:"fromId"`
+	TargetID            lstr            `json:"targetId"`
+	Label               lstr            `json:"label"`
+	Name                lstr            `json:"name"`
+	ThinkingLevel       lstr            `json:"thinkingLevel"`
+	Provider            lstr            `json:"provider"`
+	ModelID             lstr            `json:"modelId"`
+	Model               lstr            `json:"model"`
+	Role                lstr            `json:"role"`
+	CustomType          lstr            `json:"customType"`
+	Display             lbool           `json:"display"`
 }
+
+type headMessage struct {
+	Role       lstr            `json:"role"`
+	Provider   lstr            `json:"provider"`
+	Model      lstr            `json:"model"`
+	StopReason lstr            `json:"stopReason"`
+	Usage      lobj[headUsage] `json:"usage"`
+	Content    blockHeads      `json:"content"`
+	ToolName   lstr            `json:"toolName"`
+	CustomType lstr            `json:"customType"`
+	Display    lbool           `json:"display"`
+}
+
+// errNotObject is the decode error for a line that is JSON but not an object.
+var errNotObject = errors.New("not a JSON object")
 
 // decodeHead decodes one line or document element. An error means the text
 // is not JSON, or not a JSON object.
 func decodeHead(raw []byte, h *head) error {
+	// raw is trimmed. Without this check a line "null" decoded into the
+	// head without error and became an entry of no type.
+	if len(raw) == 0 || raw[0] != '{' {
+		if !jsontext.Value(raw).IsValid(jsonOpts) {
+			return json.Unmarshal(raw, h, jsonOpts) // the syntax error
+		}
+		return errNotObject
+	}
 	return json.Unmarshal(raw, h, jsonOpts)
 }
 
@@ -216,7 +266,7 @@ func (e *Entry) fill(h *head) {
 	e.Display = bool(h.Display)
 	switch e.Type {
 	case TypeMessage:
-		if m := h.Message; m != nil {
+		if m := h.Message.V; m != nil {
 			e.Role = string(m.Role)
 			if e.Role == "hookMessage" {
 				e.Role = RoleCustom
@@ -224,7 +274,7 @@ func (e *Entry) fill(h *head) {
 			e.Provider = string(m.Provider)
 			e.Model = string(m.Model)
 			e.StopReason = string(m.StopReason)
-			e.Usage = m.Usage.usage()
+			e.Usage = m.Usage.V.usage()
 			e.ToolCalls = m.Content.toolCalls
 			e.ToolName = string(m.ToolName)
 			if e.Role == RoleCustom {
@@ -244,6 +294,6 @@ func (e *Entry) fill(h *head) {
 		}
 		e.ModelRole = string(h.Role)
 	case TypeCompaction:
-		e.Usage = h.Usage.usage()
+		e.Usage = h.Usage.V.usage()
 	}
 }

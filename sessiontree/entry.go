@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"math"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -101,16 +102,21 @@ func (u *Usage) add(o *Usage) {
 	if o == nil {
 		return
 	}
-	u.Input += o.Input
-	u.Output += o.Output
-	u.CacheRead += o.CacheRead
-	u.CacheWrite += o.CacheWrite
-	u.TotalTokens += o.TotalTokens
-	u.Cost.Input += o.Cost.Input
-	u.Cost.Output += o.Cost.Output
-	u.Cost.CacheRead += o.Cost.CacheRead
-	u.Cost.CacheWrite += o.Cost.CacheWrite
-	u.Cost.Total += o.Cost.Total
+	// Sums saturate rather than overflow to ±Inf, which JSON cannot encode
+	// (a session with absurd numbers made inspect --json fail).
+	sum := func(a *float64, b float64) {
+		*a = max(-math.MaxFloat64, min(*a+b, math.MaxFloat64))
+	}
+	sum(&u.Input, o.Input)
+	sum(&u.Output, o.Output)
+	sum(&u.CacheRead, o.CacheRead)
+	sum(&u.CacheWrite, o.CacheWrite)
+	sum(&u.TotalTokens, o.TotalTokens)
+	sum(&u.Cost.Input, o.Cost.Input)
+	sum(&u.Cost.Output, o.Cost.Output)
+	sum(&u.Cost.CacheRead, o.Cost.CacheRead)
+	sum(&u.Cost.CacheWrite, o.Cost.CacheWrite)
+	sum(&u.Cost.Total, o.Cost.Total)
 }
 
 // IsSettings reports whether the entry is one the reference calls a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -102,7 +103,7 @@ func LoadFile(path string) (*Session, error) {
 		return nil, err
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, not a session file", path)
+		return nil, fmt.Errorf("%s: is a directory: %w", path, ErrNotSession)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -233,8 +234,8 @@ type parsed struct {
 	err            error
 	blank          bool
 	hasID          bool
-	firstKeptIndex int // v1 compaction firstKeptEntryIndex; -1 when absent
-	version        int // header: version member, 0 when missing
+	firstKeptIndex *float64 // v1 compaction firstKeptEntryIndex; nil when absent
+	version        int      // header: version member, 0 when missing
 	cwd, title     string
 	parentSession  string
 }
@@ -283,9 +284,10 @@ func decodeLine(l rawLine, h *head, p *parsed) {
 	p.entry.Raw = jsontext.Value(text)
 	p.entry.ID, p.hasID = h.ID.V, h.ID.Set && h.ID.V != ""
 	p.entry.ParentID = h.ParentID.V
-	p.firstKeptIndex = -1
+	p.firstKeptIndex = nil
 	if h.FirstKeptEntryIndex != nil {
-		p.firstKeptIndex = int(*h.FirstKeptEntryIndex)
+		k := float64(*h.FirstKeptEntryIndex)
+		p.firstKeptIndex = &k
 	}
 	if h.Version != nil {
 		p.version = int(*h.Version)
@@ -295,6 +297,9 @@ func decodeLine(l rawLine, h *head, p *parsed) {
 
 // describe turns a decode error into a short message for a diagnostic.
 func describe(err error) string {
+	if errors.Is(err, errNotObject) {
+		return "not a JSON object"
+	}
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		return "malformed JSON: " + se.Err.Error()
@@ -428,14 +433,16 @@ func (s *Session) loadJSONL(data []byte) error {
 		// 0; an index out of range, or at the header, names no entry.
 		for i := range results {
 			p := &results[i]
-			if p.blank || p.err != nil || p.entry.Type != TypeCompaction || p.entry.FirstKeptID != "" || p.firstKeptIndex < 0 {
+			if p.blank || p.err != nil || p.entry.Type != TypeCompaction || p.entry.FirstKeptID != "" || p.firstKeptIndex == nil {
 				continue
 			}
-			k := p.firstKeptIndex
-			if k >= 0 && k < len(byObjIndex) && byObjIndex[k] != nil {
-				p.entry.FirstKeptID = byObjIndex[k].ID
+			// A negative or fractional index is out of range too (it used
+			// to be read as "absent", with no warning, or truncated).
+			k := *p.firstKeptIndex
+			if k >= 0 && k < float64(len(byObjIndex)) && k == math.Trunc(k) && byObjIndex[int(k)] != nil {
+				p.entry.FirstKeptID = byObjIndex[int(k)].ID
 			} else {
-				s.diag(p.entry.Line, SevWarning, "compaction firstKeptEntryIndex %d names no entry", p.firstKeptIndex)
+				s.diag(p.entry.Line, SevWarning, "compaction firstKeptEntryIndex %v names no entry", k)
 			}
 		}
 	}
@@ -457,6 +464,9 @@ func isOhMyPiType(e *Entry) bool {
 // rather than copied, and a syntax error part way keeps what came before.
 func (s *Session) loadFlue(data []byte) error {
 	s.Format, s.Version = FormatFlue, 3
+	// Load detects the format past a UTF-8 byte-order mark; the decoder
+	// must start past it too, or a Flue document with a BOM fails to load.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	d := jsontext.NewDecoder(bytes.NewReader(data), jsonOpts)
 	line, lineAt := 1, 0
 	lineOf := func(off int) int {
@@ -467,7 +477,13 @@ func (s *Session) loadFlue(data []byte) error {
 		return line
 	}
 	fail := func(err error) error {
+		// InputOffset is just past the last value read: skip the
+		// separators after it so the line is where the broken value starts
+		// (in a pretty-printed document it named the line before).
 		off := int(d.InputOffset())
+		for off < len(data) && bytes.IndexByte([]byte(" \t\r\n,:"), data[off]) >= 0 {
+			off++
+		}
 		if len(s.Entries) == 0 {
 			return fmt.Errorf("line %d: %s: %w", lineOf(off), describe(err), ErrNotSession)
 		}

@@ -106,7 +106,10 @@ func (s *Session) collectChildren() {
 		for _, c := range p.Children {
 			k := last
 			if c.TimeOK {
-				k = c.Time.UnixNano()
+				// Milliseconds, as the reference compares (JavaScript
+				// Date): UnixNano overflows outside the years 1678 to 2262
+				// and sorted the year 2300 before 2000.
+				k = c.Time.UnixMilli()
 			}
 			if k < last {
 				sorted = false
