@@ -230,7 +230,7 @@ func splitLines(data []byte) []rawLine {
 
 // parsed is the result of decoding one line.
 type parsed struct {
-	entry          Entry
+	entry          *Entry // in a slab shared by all lines: one allocation
 	err            error
 	blank          bool
 	hasID          bool
@@ -244,6 +244,12 @@ type parsed struct {
 // are independent, and decoding is the bulk of the load time.
 func decodeLines(lines []rawLine) []parsed {
 	out := make([]parsed, len(lines))
+	// Entries live in one slab; the parse-only fields of parsed are
+	// garbage once the load is done.
+	slab := make([]Entry, len(lines))
+	for i := range out {
+		out[i].entry = &slab[i]
+	}
 	workers := runtime.GOMAXPROCS(0)
 	if len(lines) < 256 {
 		workers = 1
@@ -259,8 +265,10 @@ func decodeLines(lines []rawLine) []parsed {
 		go func() {
 			defer wg.Done()
 			var h head
+			in := interner{}
 			for i := lo; i < hi; i++ {
 				decodeLine(lines[i], &h, &out[i])
+				in.entry(out[i].entry)
 			}
 		}()
 	}
@@ -293,6 +301,30 @@ func decodeLine(l rawLine, h *head, p *parsed) {
 		p.version = int(*h.Version)
 	}
 	p.cwd, p.title, p.parentSession = string(h.Cwd), string(h.Title), string(h.ParentSession)
+}
+
+// interner shares one copy of the strings that repeat across entries
+// (types, roles, models): a 100,000-entry session holds a handful of
+// distinct values, not 100,000 copies of each. One per worker: no locks.
+type interner map[string]string
+
+func (in interner) str(s *string) {
+	if *s == "" || len(*s) > 64 {
+		return
+	}
+	if c, ok := in[*s]; ok {
+		*s = c
+		return
+	}
+	if len(in) < 4096 {
+		in[*s] = *s
+	}
+}
+
+func (in interner) entry(e *Entry) {
+	for _, s := range []*string{&e.Type, &e.Role, &e.Provider, &e.Model, &e.StopReason, &e.ToolName, &e.CustomType, &e.ThinkingLevel, &e.Source} {
+		in.str(s)
+	}
 }
 
 // describe turns a decode error into a short message for a diagnostic.
@@ -408,7 +440,7 @@ func (s *Session) loadJSONL(data []byte) error {
 			s.diag(l.n, SevWarning, "extra session header skipped")
 			continue
 		}
-		e := &p.entry
+		e := p.entry
 		if s.Version < 2 {
 			// Migration v1 to v2, in memory: ids from line numbers, a chain.
 			e.ID = "L" + strconv.Itoa(l.n)
