@@ -39,6 +39,11 @@ type Options struct {
 	Title    string             // the page title; default: the session name, else its id
 	NoSource bool               // leave the original file out of the page
 	Version  string             // the canopy version, written into the page
+
+	// When the session rendered was cut down or redacted from another
+	// file: what was left out (shown in the header), and that file's hash.
+	Omitted        []string
+	OriginalSHA256 string
 }
 
 // Renderer renders pages. It is safe for concurrent use; make one and
@@ -101,6 +106,8 @@ type pageData struct {
 	ChildSessions                  []string
 	Stats                          []statsRow
 	Diagnostics                    []string
+	Omitted                        []string
+	OriginalSHA256                 string
 	PathHTML                       []template.HTML
 	Store                          []stored
 	TreeJSON                       template.JS
@@ -167,6 +174,13 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	sum := sha256.Sum256(s.Source)
 	d.SHA256 = hex.EncodeToString(sum[:])
+	d.Omitted = opts.Omitted
+	if opts.NoSource {
+		d.Omitted = append(d.Omitted, "the session file (not embedded for download)")
+	}
+	if opts.OriginalSHA256 != d.SHA256 {
+		d.OriginalSHA256 = opts.OriginalSHA256
+	}
 	for _, m := range FilterModes {
 		d.Filters = append(d.Filters, filterButton{m, filterLabel[m], m == "default"})
 	}

@@ -2,15 +2,19 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"canopy/render"
+	"canopy/scope"
+	"canopy/sessiontree"
 )
 
-const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID] [--theme auto|light|dark] [--title TEXT] [--no-source]"
+const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--theme auto|light|dark] [--title TEXT]"
 
 func runExport(e *env, args []string) int {
 	fs := newFlags("export")
@@ -18,7 +22,12 @@ func runExport(e *env, args []string) int {
 	leafID := fs.String("leaf", "", "show the conversation that ends at this entry `id` (default: the session's leaf)")
 	theme := fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
 	title := fs.String("title", "", "page title (default: the session name, else its id)")
-	noSource := fs.Bool("no-source", false, "do not embed the original session file for download")
+	noSource := fs.Bool("no-source", false, "do not embed the session file for download")
+	var cut scope.Options
+	fs.BoolVar(&cut.PathOnly, "path-only", false, "export only the path from the root to the leaf: no other branch is in the file at all")
+	fs.BoolVar(&cut.NoThinking, "no-thinking", false, "leave out thinking blocks")
+	fs.BoolVar(&cut.NoToolOutput, "no-tool-output", false, "leave out what tools returned (calls and their arguments stay)")
+	fs.BoolVar(&cut.NoHidden, "no-hidden", false, "leave out custom messages the user never saw, and extensions' state")
 	if st := parseFlags(e, fs, exportSynopsis, args); st >= 0 {
 		return st
 	}
@@ -40,12 +49,18 @@ func runExport(e *env, args []string) int {
 	}
 	printDiagnostics(e.stderr, s)
 	opts := render.Options{Theme: *theme, Title: *title, NoSource: *noSource, Version: version}
+	leaf := s.Leaf
 	if fs.Changed("leaf") {
-		if opts.Leaf = s.Entry(*leafID); opts.Leaf == nil {
+		if leaf = s.Entry(*leafID); leaf == nil {
 			fmt.Fprintf(e.stderr, "canopy: %s: no entry with id %q\n", s.File, *leafID)
 			return exitFail
 		}
 	}
+	if s, leaf, err = cutDown(s, leaf, cut, &opts); err != nil {
+		fmt.Fprintf(e.stderr, "canopy: %s: %v\n", in, err)
+		return exitFail
+	}
+	opts.Leaf = leaf
 	r, err := render.New()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
@@ -88,6 +103,30 @@ func runExport(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", dest)
 	return exitOK
+}
+
+// cutDown applies the export scope: the page is made from a new session
+// file holding only what is shared, which is also what readers download.
+func cutDown(s *sessiontree.Session, leaf *sessiontree.Entry, cut scope.Options, opts *render.Options) (*sessiontree.Session, *sessiontree.Entry, error) {
+	sum := sha256.Sum256(s.Source)
+	opts.OriginalSHA256 = hex.EncodeToString(sum[:])
+	if !cut.Active() {
+		return s, leaf, nil
+	}
+	data, summary, err := scope.Apply(s, leaf, cut)
+	if err != nil {
+		return nil, nil, err
+	}
+	cutS, err := sessiontree.Load(data, s.File)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Omitted = append(opts.Omitted, summary.Omitted...)
+	newLeaf := cutS.Leaf
+	if leaf != nil && cutS.Entry(leaf.ID) != nil {
+		newLeaf = cutS.Entry(leaf.ID)
+	}
+	return cutS, newLeaf, nil
 }
 
 // samePath reports whether two paths name the same file (an existing one).

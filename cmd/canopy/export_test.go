@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,4 +176,67 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func TestExportScope(t *testing.T) {
+	kinds := filepath.Join("..", "..", "testdata", "render", "kinds.jsonl")
+	tests := []struct {
+		name    string
+		args    []string
+		present []string
+		absent  []string
+	}{
+		{"path only", []string{"--leaf", "assistant-final", "--path-only"},
+			[]string{"every branch but the one shown (1 entry)", `id="entry-assistant-final"`},
+			[]string{`"branch-summary"`, "Tried **port 0**"}},
+		{"no thinking", []string{"--no-thinking"}, []string{"thinking (1 block)"}, []string{"races"}},
+		{"no tool output", []string{"--no-tool-output"}, []string{"tool output (9 results)", "left out of this export"}, []string{"Wrote 2 lines"}},
+		{"no hidden", []string{"--no-hidden"}, []string{"custom messages hidden from the user (1 message)"}, []string{"hidden note"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, page, stderr := runCmd(t, "", nil, append([]string{"export", kinds, "-o", "-"}, tt.args...)...)
+			if st != exitOK {
+				t.Fatalf("exit %d: %s", st, stderr)
+			}
+			for _, s := range tt.present {
+				if !strings.Contains(page, s) {
+					t.Errorf("page lacks %q", s)
+				}
+			}
+			// Absent from the page, and so from the embedded download too:
+			// the source is the cut-down file (checked by decoding it).
+			src := embeddedSource(t, page)
+			for _, s := range tt.absent {
+				if strings.Contains(page, s) || strings.Contains(src, s) {
+					t.Errorf("%q is still in the page or its embedded source", s)
+				}
+			}
+		})
+	}
+}
+
+// embeddedSource decodes the session file a page embeds for download.
+func embeddedSource(t *testing.T, page string) string {
+	t.Helper()
+	const open = `<script type="application/json" id="source-data">"`
+	i := strings.Index(page, open)
+	if i < 0 {
+		t.Fatal("no embedded source")
+	}
+	rest := page[i+len(open):]
+	b64 := rest[:strings.IndexByte(rest, '"')]
+	z, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
 }
