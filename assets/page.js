@@ -362,7 +362,11 @@
     scrollRowIntoView(state.focus);
   });
   treeEl.addEventListener("focus", function () {
-    if (state.focus < 0 || rowIndex[state.focus] < 0) state.focus = rows.length ? rows[Math.max(0, rowIndex[state.selected])].pos : -1;
+    if (state.focus < 0 || rowIndex[state.focus] < 0) {
+      // Focus the selected row when it is shown, else the first row.
+      var r = state.selected >= 0 ? rowIndex[state.selected] : -1;
+      state.focus = rows.length ? rows[Math.max(0, r)].pos : -1;
+    }
     drawRows();
   });
 
