@@ -31,9 +31,10 @@
   doc.querySelectorAll("#store > template[data-i]").forEach(function (t) {
     templates.set(+t.getAttribute("data-i"), t);
   });
+  function idOf(el) { return el.id.slice(6); } // "entry-<id>"
   Array.prototype.forEach.call(main.children, function (el) {
-    var pos = byId.get(el.getAttribute("data-id"));
-    if (pos !== undefined) elements.set(pos, el);
+    var pos = byId.get(idOf(el));
+    if (pos !== undefined) { elements.set(pos, el); decorate(el); }
   });
 
   var state = { leaf: T.leaf, target: -1, selected: -1, focus: -1, mode: "default", query: [] };
@@ -48,9 +49,29 @@
       if (!t) return null;
       el = t.content.firstElementChild.cloneNode(true);
       if (expandOutputs) openOutputs(el);
+      decorate(el);
       elements.set(pos, el);
     }
     return el;
+  }
+
+  // decorate adds the copy-link buttons (they need the script, so the
+  // script makes them: the page stays smaller).
+  function decorate(el) {
+    addLinkButton(el.firstElementChild, "Copy a link to this entry");
+    el.querySelectorAll(".tool[id]").forEach(function (card) {
+      addLinkButton(card.firstElementChild, "Copy a link to this result");
+    });
+  }
+  function addLinkButton(head, label) {
+    if (!head) return;
+    var b = doc.createElement("button");
+    b.type = "button";
+    b.className = "copy-link";
+    b.title = label;
+    b.setAttribute("aria-label", label);
+    b.textContent = "link";
+    head.appendChild(b);
   }
 
   function pathTo(pos) {
@@ -65,19 +86,34 @@
   }
 
   // showPath puts the conversation for the path to leaf on screen.
+  // Only the part of the conversation after the branch point changes: the
+  // shared beginning stays in the document, untouched.
+  // Positions whose elements are in the conversation, in order: at first,
+  // what the page was written with.
+  var shown = Array.prototype.map.call(main.children, function (el) { return byId.get(idOf(el)); });
   function showPath(leaf) {
     state.leaf = leaf;
     onPath.fill(0);
-    var frag = doc.createDocumentFragment();
+    var want = [];
     if (leaf >= 0) {
       pathTo(leaf).forEach(function (pos) {
         onPath[pos] = 1;
-        if (FL[pos] & F_EMBEDDED) return;
-        var el = elementFor(pos);
-        if (el) frag.appendChild(el);
+        if (!(FL[pos] & F_EMBEDDED) && (elements.has(pos) || templates.has(pos))) want.push(pos);
       });
     }
-    main.replaceChildren(frag);
+    var same = 0;
+    while (same < shown.length && same < want.length && shown[same] === want[same]) same++;
+    for (var i = shown.length - 1; i >= same; i--) {
+      var old = elements.get(shown[i]);
+      if (old && old.parentNode === main) old.remove();
+    }
+    var frag = doc.createDocumentFragment();
+    for (i = same; i < want.length; i++) {
+      var el = elementFor(want[i]);
+      if (el) frag.appendChild(el);
+    }
+    main.appendChild(frag);
+    shown = want;
     highlightSearch();
   }
 
@@ -423,8 +459,8 @@
   main.addEventListener("click", function (ev) {
     var b = ev.target.closest(".copy-link");
     if (!b) return;
-    var holder = b.closest("[data-id]");
-    var pos = holder ? byId.get(holder.getAttribute("data-id")) : undefined;
+    var holder = b.closest("[id^='entry-']");
+    var pos = holder ? byId.get(idOf(holder)) : undefined;
     if (pos === undefined) return;
     state.target = pos;
     state.selected = pos;
@@ -517,6 +553,15 @@
     else if (ev.key === "o") toggleOutputs();
     else if (ev.key === "/") { ev.preventDefault(); searchEl.focus(); }
   });
+
+  // The search text of every entry is gathered while the browser is idle
+  // after load, so that the first keystroke finds it ready.
+  var indexed = 0;
+  function buildIndex(deadline) {
+    while (indexed < n && (deadline.didTimeout || deadline.timeRemaining() > 2)) hay(indexed++);
+    if (indexed < n) requestIdleCallback(buildIndex, { timeout: 1000 });
+  }
+  if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
 
   // ---- Start: the deep link, or the session's leaf --------------------
 

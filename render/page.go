@@ -236,6 +236,10 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	return nil
 }
 
+var roleName = map[string]string{
+	"user": "user", "assistant": "assistant", "toolResult": "tool result", "bashExecution": "user command", "custom": "custom",
+}
+
 var roleNames = map[string]string{
 	"user": "user", "assistant": "assistant", "toolResult": "tool results", "bashExecution": "user commands", "custom": "custom",
 }
@@ -252,7 +256,11 @@ func statsRowOf(name string, st sessiontree.Stats) statsRow {
 	var parts []string
 	for _, role := range []string{"user", "assistant", "toolResult", "bashExecution", "custom"} {
 		if n := st.Messages[role]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, roleNames[role]))
+			name := roleNames[role]
+			if n == 1 {
+				name = roleName[role]
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, name))
 		}
 	}
 	return statsRow{
