@@ -43,11 +43,11 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 			}
 			v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before %s; it saw this summary, then the entries from %s on.", dropped, kept.ID, kept.ID)})
 		}
-		v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(e.Summary)})
+		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
 	case sessiontree.TypeBranchSummary:
 		v.Kind, v.Heading = "branch-summary", "Branch summary"
 		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
-		v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(e.Summary)})
+		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
 	case sessiontree.TypeCustomMessage:
 		v.Kind, v.Heading = "custom", orString(e.CustomType, "custom message")
 		if !e.Display {
@@ -128,10 +128,10 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 			name, a = call.name, call.args
 		}
 		tv := r.toolView(name, a, m, e.ID)
-		v.Parts = append(v.Parts, part{Kind: "tool", Tool: tv})
+		v.Parts = append(v.Parts, part{Tool: tv})
 	case sessiontree.RoleBashExecution:
 		v.Kind, v.Heading = "bash", "User ran a command"
-		v.Parts = append(v.Parts, part{Kind: "command", HTML: escape(m.Command)})
+		v.Parts = append(v.Parts, part{Command: escape(m.Command)})
 		out := r.outputParts(ansiHTML, m.Output, "", "", previewBash)
 		v.Parts = append(v.Parts, out...)
 		if m.ExitCode != nil && *m.ExitCode != 0 {
@@ -175,19 +175,19 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, blocks sessiontree
 		switch blk.Type {
 		case "text":
 			if strings.TrimSpace(blk.Text) != "" {
-				v.Parts = append(v.Parts, part{Kind: "markdown", HTML: r.markdown(blk.Text)})
+				v.Parts = append(v.Parts, part{Markdown: r.markdown(blk.Text)})
 			}
 		case "thinking":
 			if blk.Redacted {
-				v.Parts = append(v.Parts, part{Kind: "thinking", Summary: "Thinking (redacted)"})
+				v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking (redacted)"}})
 			} else if strings.TrimSpace(blk.Thinking) != "" {
-				v.Parts = append(v.Parts, part{Kind: "thinking", Summary: "Thinking", HTML: r.markdown(blk.Thinking), Open: true})
+				v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking", HTML: r.markdown(blk.Thinking), Open: true}})
 			}
 		case "image":
 			if src := imageSrc(blk.MimeType, blk.Data); src != "" {
-				v.Parts = append(v.Parts, part{Kind: "image", Src: src})
+				v.Parts = append(v.Parts, part{Image: src})
 			} else {
-				v.Parts = append(v.Parts, part{Kind: "text", HTML: escape(fmt.Sprintf("[image of type %q not shown]", blk.MimeType))})
+				v.Parts = append(v.Parts, part{Text: escape(fmt.Sprintf("[image of type %q not shown]", blk.MimeType))})
 			}
 		case "toolCall":
 			var res *sessiontree.Message
@@ -201,7 +201,7 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, blocks sessiontree
 			if res == nil {
 				tv.Pending = true
 			}
-			v.Parts = append(v.Parts, part{Kind: "tool", Tool: tv})
+			v.Parts = append(v.Parts, part{Tool: tv})
 		default:
 			raw, _ := jsonMarshal(blk)
 			v.Parts = append(v.Parts, r.jsonPart(raw, blk.Type, false))

@@ -48,6 +48,11 @@ func TestGoldenEntries(t *testing.T) {
 			continue
 		}
 		golden(t, filepath.Join(dir, name), []byte(html[i]))
+		// The page's Content-Security-Policy allows no inline style: one
+		// style attribute is an error in the reader's console.
+		if strings.Contains(string(html[i]), " style=") {
+			t.Errorf("%s: a style attribute in the HTML", e.ID)
+		}
 	}
 }
 

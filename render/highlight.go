@@ -24,6 +24,7 @@ const (
 // lexer's globs, which is slow next to the highlighting itself.
 type highlighter struct {
 	formatter *chromahtml.Formatter
+	plain     map[chroma.TokenType]bool // types both themes draw as plain text
 	mu        sync.Mutex
 	byName    map[string]chroma.Lexer // key: lower-cased extension or language
 	done      sync.Map                // highlightKey -> template.HTML: the same text is highlighted once
@@ -38,7 +39,41 @@ func newHighlighter() *highlighter {
 	return &highlighter{
 		formatter: chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true)),
 		byName:    map[string]chroma.Lexer{},
+		plain:     plainTypes(styles.Get(lightStyle), styles.Get(darkStyle)),
 	}
+}
+
+// plainTypes lists the token types that both styles draw exactly like
+// plain text. Their spans would change nothing on screen, yet they are
+// most of a highlighted block's markup (identifiers, punctuation, spaces).
+// Whitespace is always plain: its colour cannot be seen.
+func plainTypes(light, dark *chroma.Style) map[chroma.TokenType]bool {
+	same := func(st *chroma.Style, tt chroma.TokenType) bool {
+		a, text := st.Get(tt), st.Get(chroma.Text)
+		colour := a.Colour
+		if !colour.IsSet() {
+			colour = textColour(st)
+		}
+		return colour == textColour(st) && a.Background == text.Background && a.Bold == text.Bold &&
+			a.Italic == text.Italic && a.Underline == text.Underline
+	}
+	plain := map[chroma.TokenType]bool{chroma.TextWhitespace: true}
+	for tt := range chroma.StandardTypes {
+		if tt != chroma.Background && same(light, tt) && same(dark, tt) {
+			plain[tt] = true
+		}
+	}
+	return plain
+}
+
+// textColour is the colour of plain code text in a style. Styles that
+// leave it unset get GitHub's text colour, which chromaCSS also writes
+// into the stylesheet, so that nothing is left to inheritance.
+func textColour(st *chroma.Style) chroma.Colour {
+	if c := st.Get(chroma.Text).Colour; c.IsSet() {
+		return c
+	}
+	return chroma.MustParseColour("#1f2328")
 }
 
 // lexerFor finds a lexer by language name or by file name; nil when none.
@@ -93,11 +128,24 @@ func (h *highlighter) tokenise(l chroma.Lexer, src string) template.HTML {
 	if err != nil {
 		return template.HTML(template.HTMLEscapeString(src))
 	}
+	it = h.plainer(it)
 	var buf bytes.Buffer
 	if err := h.formatter.Format(&buf, styles.Get(lightStyle), it); err != nil {
 		return template.HTML(template.HTMLEscapeString(src))
 	}
 	return template.HTML(buf.String())
+}
+
+// plainer turns the tokens that would be drawn as plain text anyway into
+// plain text, so that the formatter writes them without a span.
+func (h *highlighter) plainer(it chroma.Iterator) chroma.Iterator {
+	return func() chroma.Token {
+		t := it()
+		if h.plain[t.Type] {
+			t.Type = chroma.Text
+		}
+		return t
+	}
 }
 
 // chromaCSS returns the stylesheet for highlighted code: the light and
@@ -112,6 +160,10 @@ func chromaCSS() (string, error) {
 	if err := f.WriteCSS(&dark, styles.Get(darkStyle)); err != nil {
 		return "", err
 	}
+	// Plain code text gets its colour from the style, never from the page
+	// (plainTypes relies on it).
+	light.WriteString(".chroma{color:" + textColour(styles.Get(lightStyle)).String() + "}")
+	dark.WriteString(".chroma{color:" + textColour(styles.Get(darkStyle)).String() + "}")
 	scoped := func(css, root string) string {
 		return strings.ReplaceAll(css, ".chroma", root+" .chroma")
 	}

@@ -5,9 +5,7 @@ import (
 	"html/template"
 	"strings"
 
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
@@ -21,18 +19,17 @@ import (
 // text written by models and web pages: raw HTML is shown as text, links
 // keep only harmless schemes, and images that are not embedded `data:`
 // pictures become links, so that opening the page fetches nothing.
-func newMarkdown() goldmark.Markdown {
+func newMarkdown(hl *highlighter) goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(
-			extension.GFM,
-			highlighting.NewHighlighting(
-				highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
-				highlighting.WithGuessLanguage(false),
-			),
+			extension.Strikethrough, extension.Linkify, extension.TaskList,
+			// Alignment as an attribute: a style attribute would break the
+			// page's Content-Security-Policy.
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
 		),
 		goldmark.WithRendererOptions(
 			gmhtml.WithHardWraps(), // agents and users write line breaks they mean
-			renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 1)),
+			renderer.WithNodeRenderers(util.Prioritized(safeRenderer{hl}, 1)),
 		),
 	)
 }
@@ -52,14 +49,42 @@ func (r *Renderer) markdown(src string) template.HTML {
 
 // safeRenderer replaces goldmark's renderers for the nodes through which
 // session text could reach the page as markup or make it load something.
-type safeRenderer struct{}
+type safeRenderer struct{ hl *highlighter }
 
-func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+func (sr safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, sr.renderFencedCode)
 	reg.Register(ast.KindRawHTML, renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
 	reg.Register(ast.KindLink, renderLink)
 	reg.Register(ast.KindAutoLink, renderAutoLink)
 	reg.Register(ast.KindImage, renderImage)
+}
+
+// renderFencedCode highlights a fenced block by its info string's
+// language, through the same highlighter (and cache) as tool output.
+func (sr safeRenderer) renderFencedCode(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	b := n.(*ast.FencedCodeBlock)
+	var code strings.Builder
+	lines := b.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		code.Write(seg.Value(source))
+	}
+	lang := ""
+	if b.Info != nil {
+		lang, _, _ = strings.Cut(strings.TrimSpace(string(b.Info.Segment.Value(source))), " ")
+	}
+	_, _ = w.WriteString(`<pre class="chroma"><code>`)
+	if lang == "" {
+		template.HTMLEscape(w, []byte(code.String()))
+	} else {
+		_, _ = w.WriteString(string(sr.hl.code(code.String(), lang, "")))
+	}
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkSkipChildren, nil
 }
 
 // renderRawHTML writes inline HTML as the text it is.

@@ -60,29 +60,45 @@ type Renderer struct {
 
 // New builds a Renderer.
 func New() (*Renderer, error) {
-	r := &Renderer{md: newMarkdown(), hl: newHighlighter()}
-	t, err := template.New("page.html").ParseFS(templates.FS, "page.html", "entry.html")
-	if err != nil {
-		return nil, fmt.Errorf("parsing templates: %w", err)
+	hl := newHighlighter()
+	r := &Renderer{md: newMarkdown(hl), hl: hl}
+	r.minify = minify.New()
+	r.minify.AddFunc("text/css", mincss.Minify)
+	r.minify.AddFunc("application/javascript", minjs.Minify)
+	r.minify.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true})
+	// The templates are minified once, here, as Go templates: what they
+	// produce around the entries then needs no minifying, and the page is
+	// written straight out without a second pass over it.
+	tm := minify.New()
+	tm.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true,
+		TemplateDelims: minhtml.GoTemplateDelims})
+	t := template.New("page")
+	for _, name := range []string{"page.html", "entry.html"} {
+		src, err := templates.FS.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		small, err := tm.String("text/html", string(src))
+		if err != nil {
+			return nil, fmt.Errorf("minifying %s: %w", name, err)
+		}
+		if _, err := t.New(name).Parse(small); err != nil {
+			return nil, fmt.Errorf("parsing %s: %w", name, err)
+		}
 	}
 	r.page = t
-	m := minify.New()
-	m.AddFunc("text/css", mincss.Minify)
-	m.AddFunc("application/javascript", minjs.Minify)
 	chroma, err := chromaCSS()
 	if err != nil {
 		return nil, fmt.Errorf("chroma stylesheet: %w", err)
 	}
-	if r.css, err = m.String("text/css", assets.CSS+"\n"+chroma); err != nil {
+	if r.css, err = r.minify.String("text/css", assets.CSS+"\n"+chroma); err != nil {
 		return nil, fmt.Errorf("minifying page.css: %w", err)
 	}
-	if r.js, err = m.String("application/javascript", assets.JS); err != nil {
+	if r.js, err = r.minify.String("application/javascript", assets.JS); err != nil {
 		return nil, fmt.Errorf("minifying page.js: %w", err)
 	}
-	// The page minifier leaves inline script and style alone (no minifier
-	// is registered for them here): their hashes are in the CSP.
-	r.minify = minify.New()
-	r.minify.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true})
+	// The inline script and style are written as they are: their hashes
+	// are in the CSP.
 	r.csp = "default-src 'none'; script-src '" + cspHash(r.js) + "'; style-src '" + cspHash(r.css) +
 		"'; img-src data:; base-uri 'none'; form-action 'none'"
 	return r, nil
@@ -141,6 +157,19 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	if theme == "" {
 		theme = "auto"
 	}
+	// The embedded source is compressed while the entries are rendered.
+	var src struct {
+		json []byte
+		err  error
+		done chan struct{}
+	}
+	src.done = make(chan struct{})
+	go func() {
+		defer close(src.done)
+		if !opts.NoSource {
+			src.json, src.err = sourceJSON(s)
+		}
+	}()
 	bodies := decodeAll(s)
 	ec := pairTools(s, bodies)
 	order := treeOrder(s)
@@ -217,21 +246,13 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return err
 	}
 	d.TreeJSON = template.JS(tree)
-	if !opts.NoSource {
-		src, err := sourceJSON(s)
-		if err != nil {
-			return err
-		}
-		d.SourceJSON = template.JS(src)
+	<-src.done
+	if src.err != nil {
+		return fmt.Errorf("embedding the source: %w", src.err)
 	}
-
-	var page bytes.Buffer
-	page.Grow(len(s.Source) + len(r.css) + len(r.js))
-	if err := r.page.Execute(&page, &d); err != nil {
+	d.SourceJSON = template.JS(src.json)
+	if err := r.page.ExecuteTemplate(w, "page.html", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
-	}
-	if err := r.minify.Minify("text/html", w, &page); err != nil {
-		return fmt.Errorf("minifying page: %w", err)
 	}
 	return nil
 }
@@ -320,12 +341,16 @@ func (r *Renderer) renderEntries(ec *entryContext, bodies []*sessiontree.Body, r
 			bodyErr = fmt.Errorf("undecodable")
 		}
 		v := r.view(ec, e, bodies[i], bodyErr)
-		var buf bytes.Buffer
+		var buf, small bytes.Buffer
 		if err := r.page.ExecuteTemplate(&buf, "entry", v); err != nil {
 			errs[i] = fmt.Errorf("rendering entry %s (line %d): %w", e.ID, e.Line, err)
 			return
 		}
-		out[i] = template.HTML(buf.String())
+		if err := r.minify.Minify("text/html", &small, &buf); err != nil {
+			errs[i] = fmt.Errorf("minifying entry %s (line %d): %w", e.ID, e.Line, err)
+			return
+		}
+		out[i] = template.HTML(small.String())
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -450,10 +475,12 @@ func rowKind(e *sessiontree.Entry) string {
 
 // sourceJSON is the original file, gzip-compressed and base64-encoded, as
 // a JSON string for the download button. gzip without a name or time is
-// deterministic: same input, same page.
+// deterministic: same input, same page. Level 4: measured on an 8.7 MB
+// session, 18% smaller than level 1 for 40% more time (which overlaps the
+// rendering); higher levels gain little more.
 func sourceJSON(s *sessiontree.Session) ([]byte, error) {
 	var z bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&z, gzip.BestSpeed)
+	zw, err := gzip.NewWriterLevel(&z, 4)
 	if err != nil {
 		return nil, err
 	}

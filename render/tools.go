@@ -34,7 +34,7 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 	path := a.str("path", "file_path")
 	switch name {
 	case "bash":
-		tv.Input = []part{{Kind: "command", HTML: escape(a.str("command"))}}
+		tv.Input = []part{{Command: escape(a.str("command"))}}
 		tv.Output = r.outputParts(ansiHTML, out, "", "", previewBash)
 	case "read":
 		tv.Output = r.outputParts(r.codeHTML, out, "", path, previewFile)
@@ -54,7 +54,7 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 		if d == "" {
 			d = diffFromTexts(a.str("oldText", "old_string"), a.str("newText", "new_string"))
 		}
-		tv.Input = []part{{Kind: "diff", HTML: d}}
+		tv.Input = []part{{Diff: d}}
 		if tv.IsError || d == "" {
 			tv.Output = r.outputParts(plainHTML, out, "", "", previewOther)
 		}
@@ -71,7 +71,7 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 		for _, blk := range res.Content {
 			if blk.Type == "image" {
 				if src := imageSrc(blk.MimeType, blk.Data); src != "" {
-					tv.Output = append(tv.Output, part{Kind: "image", Src: src})
+					tv.Output = append(tv.Output, part{Image: src})
 				}
 			}
 		}
@@ -99,14 +99,14 @@ func (r *Renderer) outputParts(render lineRenderer, text, language, filename str
 		return nil
 	}
 	head, rest, restLines := splitLines(text, preview)
-	parts := []part{{Kind: "code", HTML: render(head, language, filename)}}
+	parts := []part{{Code: render(head, language, filename)}}
 	if rest != "" {
 		restHTML := plainHTML(rest, "", "")
 		if len(rest) <= highlightRestLimit {
 			restHTML = render(rest, language, filename)
 		}
-		parts = append(parts, part{Kind: "more", HTML: restHTML,
-			Summary: fmt.Sprintf("%d more lines", restLines)})
+		parts = append(parts, part{More: &fold{HTML: restHTML,
+			Summary: fmt.Sprintf("%d more lines", restLines)}})
 	}
 	return parts
 }
@@ -134,7 +134,7 @@ func splitLines(text string, n int) (head, rest string, restLines int) {
 
 // jsonPart shows JSON indented and highlighted, folded unless open.
 func (r *Renderer) jsonPart(raw jsontext.Value, summary string, open bool) part {
-	return part{Kind: "json", HTML: r.hl.code(prettyJSON(raw), "json", ""), Summary: summary, Open: open}
+	return part{JSON: &fold{HTML: r.hl.code(prettyJSON(raw), "json", ""), Summary: summary, Open: open}}
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v, json.Deterministic(true)) }

@@ -37,13 +37,26 @@ type entryView struct {
 	Meta    string // small print: model, tokens
 }
 
-// part is one piece of an entry's body, in order.
+// part is one piece of an entry's body, in order. Exactly one field is
+// set; the template tests them in turn (a field test is much cheaper in
+// text/template than comparing a kind string).
 type part struct {
-	Kind    string // markdown, thinking, image, tool, code, text, json, diff
+	Markdown template.HTML
+	Code     template.HTML // highlighted or escaped, in a <pre>
+	Tool     *toolView
+	More     *fold // the folded rest of an output
+	Thinking *fold
+	Command  template.HTML // a shell command
+	Image    template.URL  // a data: URL
+	JSON     *fold
+	Diff     template.HTML
+	Text     template.HTML
+}
+
+// fold is a collapsible part.
+type fold struct {
+	Summary string
 	HTML    template.HTML
-	Src     template.URL // image
-	Tool    *toolView
-	Summary string // for collapsible parts
 	Open    bool
 }
 

@@ -113,7 +113,7 @@ func TestExportFlags(t *testing.T) {
 	}{
 		{"stdout", []string{"export", path, "-o", "-"}, exitOK, []string{`id="tree-data"`, `id="source-data"`, `data-theme="auto"`}, nil, ""},
 		{"no source", []string{"export", path, "-o", "-", "--no-source"}, exitOK, []string{`id="tree-data"`}, []string{`id="source-data"`, `id="download-source"`}, ""},
-		{"theme and title", []string{"export", path, "-o", "-", "--theme", "dark", "--title", "My <title>"}, exitOK, []string{`data-theme="dark"`, "My &lt;title>"}, nil, ""},
+		{"theme and title", []string{"export", path, "-o", "-", "--theme", "dark", "--title", "My <title>"}, exitOK, []string{`data-theme="dark"`, "My &lt;title"}, nil, ""},
 		{"bad theme", []string{"export", path, "--theme", "pink"}, exitUsage, nil, nil, "--theme"},
 		{"unknown leaf", []string{"export", path, "-o", "-", "--leaf", "nope"}, exitFail, nil, nil, `"nope"`},
 		{"no file", []string{"export"}, exitUsage, nil, nil, "want one FILE"},
