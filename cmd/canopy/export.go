@@ -14,7 +14,7 @@ import (
 	"canopy/sessiontree"
 )
 
-const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--theme auto|light|dark] [--title TEXT]"
+const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--redact [--redact-report FILE]] [--theme auto|light|dark] [--title TEXT]"
 
 func runExport(e *env, args []string) int {
 	fs := newFlags("export")
@@ -28,6 +28,8 @@ func runExport(e *env, args []string) int {
 	fs.BoolVar(&cut.NoThinking, "no-thinking", false, "leave out thinking blocks")
 	fs.BoolVar(&cut.NoToolOutput, "no-tool-output", false, "leave out what tools returned (calls and their arguments stay)")
 	fs.BoolVar(&cut.NoHidden, "no-hidden", false, "leave out custom messages the user never saw, and extensions' state")
+	doRedact := fs.Bool("redact", false, "replace credentials (API keys, tokens, passwords, private keys, ...) with [REDACTED:kind#n] markers, in the page and in the session it embeds; a summary goes to stderr")
+	reportPath := fs.String("redact-report", "", "with --redact, also write the findings as JSON to `FILE`")
 	if st := parseFlags(e, fs, exportSynopsis, args); st >= 0 {
 		return st
 	}
@@ -56,9 +58,34 @@ func runExport(e *env, args []string) int {
 			return exitFail
 		}
 	}
+	if *reportPath != "" && !*doRedact {
+		fmt.Fprintln(e.stderr, "canopy export: --redact-report goes with --redact")
+		return exitUsage
+	}
 	if s, leaf, err = cutDown(s, leaf, cut, &opts); err != nil {
 		fmt.Fprintf(e.stderr, "canopy: %s: %v\n", in, err)
 		return exitFail
+	}
+	if *doRedact {
+		red, rep, err := redactSession(s)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "canopy: %s: %v\n", in, err)
+			return exitFail
+		}
+		printRedactionSummary(e.stderr, rep, "redacted")
+		if *reportPath != "" {
+			if err := writeReport(*reportPath, rep); err != nil {
+				fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+				return exitFail
+			}
+		}
+		if leaf != nil && red.Entry(leaf.ID) != nil {
+			leaf = red.Entry(leaf.ID)
+		} else {
+			leaf = red.Leaf
+		}
+		s = red
+		opts.Omitted = append(opts.Omitted, fmt.Sprintf("secrets: %d replaced by [REDACTED:kind#n] markers, here and in the session file the page embeds", total(rep.Kinds)))
 	}
 	opts.Leaf = leaf
 	r, err := render.New()

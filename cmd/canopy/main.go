@@ -42,6 +42,7 @@ func commands() []command {
 	return []command{
 		{"export", "render a session as one self-contained HTML page", "canopy export session.jsonl -o session.html", runExport},
 		{"inspect", "describe a session: tree, leaf, labels, usage, problems", "canopy inspect session.jsonl --json", runInspect},
+		{"scan", "list the credentials in a session; exit 1 when there are any", "canopy scan session.jsonl", runScan},
 	}
 }
 

@@ -1,0 +1,198 @@
+package redact
+
+// acMatcher is a case-insensitive Aho-Corasick automaton compiled to a full
+// DFA: one table lookup per input byte. States are numbered so that every
+// state at which some keyword ends has an id >= firstOut, which keeps the
+// hot loop to a load and a compare per byte.
+type acMatcher struct {
+	class    [256]uint8       // byte -> byte class (case folded); class 0: in no keyword
+	trans    *[1 << 16]uint16 // state<<classBits | class -> next state
+	firstOut uint16
+	outs     [][]int32 // per state (indexed by id-firstOut): keyword ids ending here
+	kwLen    []int     // keyword id -> length
+	maxLen   int
+}
+
+// classBits: at most 64 byte classes and 1024 states, so that a
+// transition index is a uint16 and needs no bounds check.
+const classBits = 6
+
+func lowerByte(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// newACMatcher compiles keywords (matched ASCII case-insensitively).
+func newACMatcher(keywords []string) *acMatcher {
+	type node struct {
+		next [256]int32
+		fail int32
+		out  []int32
+	}
+	newNode := func() *node {
+		n := &node{}
+		for i := range n.next {
+			n.next[i] = -1
+		}
+		return n
+	}
+	nodes := []*node{newNode()}
+	kwLen := make([]int, len(keywords))
+	maxLen := 1
+	for id, kw := range keywords {
+		kwLen[id] = len(kw)
+		maxLen = max(maxLen, len(kw))
+		cur := int32(0)
+		for i := 0; i < len(kw); i++ {
+			c := lowerByte(kw[i])
+			if nodes[cur].next[c] < 0 {
+				nodes = append(nodes, newNode())
+				nodes[cur].next[c] = int32(len(nodes) - 1)
+			}
+			cur = nodes[cur].next[c]
+		}
+		nodes[cur].out = append(nodes[cur].out, int32(id))
+	}
+	// Breadth-first: failure links, inherited outputs and full transitions.
+	queue := []int32{}
+	for c := 0; c < 256; c++ {
+		if nx := nodes[0].next[c]; nx >= 0 {
+			nodes[nx].fail = 0
+			queue = append(queue, nx)
+		} else {
+			nodes[0].next[c] = 0
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		f := nodes[s].fail
+		nodes[s].out = append(nodes[s].out, nodes[f].out...)
+		for c := 0; c < 256; c++ {
+			if nx := nodes[s].next[c]; nx >= 0 {
+				nodes[nx].fail = nodes[f].next[c]
+				queue = append(queue, nx)
+			} else {
+				nodes[s].next[c] = nodes[f].next[c]
+			}
+		}
+	}
+	// Renumber: states without output first (root stays 0).
+	n := len(nodes)
+	newID := make([]int32, n)
+	next := int32(0)
+	for i, nd := range nodes {
+		if len(nd.out) == 0 {
+			newID[i] = next
+			next++
+		}
+	}
+	firstOut := next
+	for i, nd := range nodes {
+		if len(nd.out) > 0 {
+			newID[i] = next
+			next++
+		}
+	}
+	// Byte classes: one per distinct (lower-cased) keyword byte, 0 for the rest.
+	var class [256]uint8
+	nClass := 1
+	for _, kw := range keywords {
+		for i := 0; i < len(kw); i++ {
+			c := lowerByte(kw[i])
+			if class[c] == 0 {
+				class[c] = uint8(nClass)
+				nClass++
+			}
+		}
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		class[c] = class[c+'a'-'A']
+	}
+	if nClass > 1<<classBits || n > 1<<(16-classBits) {
+		panic("redact: keyword automaton too large")
+	}
+	m := &acMatcher{
+		class:    class,
+		trans:    new([1 << 16]uint16),
+		firstOut: uint16(firstOut),
+		outs:     make([][]int32, n-int(firstOut)),
+		kwLen:    kwLen,
+		maxLen:   maxLen,
+	}
+	for i, nd := range nodes {
+		id := newID[i]
+		for c := 0; c < 256; c++ {
+			m.trans[int(id)<<classBits|int(class[c])] = uint16(newID[nd.next[lowerByte(byte(c))]])
+		}
+		if len(nd.out) > 0 {
+			m.outs[id-firstOut] = nd.out
+		}
+	}
+	return m
+}
+
+// scan calls hit(keywordID, start) for every keyword occurrence in s
+// (not necessarily in order). Longer strings are cut into four parts walked
+// in one loop: independent chains of table lookups run in parallel on an
+// out-of-order CPU, about three times as fast as a single walk.
+func (m *acMatcher) scan(s string, hit func(kw int32, start int)) {
+	if len(s) < 64 {
+		m.walkFrom(s, 0, 0, len(s), len(s), hit)
+		return
+	}
+	// Walk k starts fresh at cut k and reports the keywords that start
+	// before cut k+1; it stops maxLen-1 bytes after that cut.
+	q := len(s) / 4
+	c1, c2, c3 := q, 2*q, 3*q
+	trans, class := m.trans, &m.class
+	first := m.firstOut
+	var a, b, c, d uint16
+	i := 0
+	for ; i < q; i++ {
+		a = trans[a<<classBits|uint16(class[s[i]])]
+		b = trans[b<<classBits|uint16(class[s[c1+i]])]
+		c = trans[c<<classBits|uint16(class[s[c2+i]])]
+		d = trans[d<<classBits|uint16(class[s[c3+i]])]
+		if a >= first || b >= first || c >= first || d >= first {
+			if a >= first {
+				m.report(a, i, c1, hit)
+			}
+			if b >= first {
+				m.report(b, c1+i, c2, hit)
+			}
+			if c >= first {
+				m.report(c, c2+i, c3, hit)
+			}
+			if d >= first {
+				m.report(d, c3+i, len(s), hit)
+			}
+		}
+	}
+	tail := m.maxLen - 1
+	m.walkFrom(s, a, i, min(len(s), c1+tail), c1, hit)
+	m.walkFrom(s, b, c1+i, min(len(s), c2+tail), c2, hit)
+	m.walkFrom(s, c, c2+i, min(len(s), c3+tail), c3, hit)
+	m.walkFrom(s, d, c3+i, len(s), len(s), hit)
+}
+
+func (m *acMatcher) report(st uint16, i, startLimit int, hit func(kw int32, start int)) {
+	for _, kw := range m.outs[st-m.firstOut] {
+		if start := i + 1 - m.kwLen[kw]; start < startLimit {
+			hit(kw, start)
+		}
+	}
+}
+
+func (m *acMatcher) walkFrom(s string, st uint16, from, to, startLimit int, hit func(kw int32, start int)) {
+	trans, class := m.trans, &m.class
+	first := m.firstOut
+	for i := from; i < to; i++ {
+		st = trans[st<<classBits|uint16(class[s[i]])]
+		if st >= first {
+			m.report(st, i, startLimit, hit)
+		}
+	}
+}

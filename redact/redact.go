@@ -1,0 +1,394 @@
+package redact
+
+import (
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Finding is one occurrence of a secret. It never holds the secret itself.
+type Finding struct {
+	Kind   string // rule id, e.g. "aws-access-key", "github-pat", "private-key", "jwt", "url-credentials", "generic-secret"
+	Marker string // the replacement text, e.g. "[REDACTED:github-pat#2]"
+	Line   int    // 1-based line of the input where it was found
+}
+
+// Report lists what was redacted.
+type Report struct {
+	Findings []Finding      // in input order; one per occurrence
+	Kinds    map[string]int // distinct secrets per kind
+}
+
+// Redactor holds the compiled rules. It is immutable after New, so one
+// Redactor may be used by any number of goroutines at once: all numbering
+// state lives in a single call of Redact or Text.
+type Redactor struct {
+	ac      *acMatcher
+	kwRule  []int // keyword id -> index in rules
+	rules   []rule
+	assigns []assignRule
+	keyAC   *acMatcher // assignment keywords, for JSON member names
+	keyRule []int      // keyAC keyword id -> index in assigns
+}
+
+// New compiles the rule table.
+func New() (*Redactor, error) {
+	rules, assigns := buildRules()
+	r := &Redactor{rules: rules, assigns: assigns}
+	var kws []string
+	for i, ru := range rules {
+		for _, kw := range ru.keywords {
+			kws = append(kws, kw)
+			r.kwRule = append(r.kwRule, i)
+		}
+	}
+	r.ac = newACMatcher(kws)
+	var akws []string
+	for i, ar := range assigns {
+		for _, kw := range ar.keywords {
+			akws = append(akws, kw)
+			r.keyRule = append(r.keyRule, i)
+		}
+	}
+	r.keyAC = newACMatcher(akws)
+	return r, nil
+}
+
+// hit is a secret located in the input: a raw byte span and its decoded value.
+type hit struct {
+	start, end int
+	value      string
+	kind       string
+	line       int
+	plain      bool
+}
+
+// No secret shape is shorter than this (scheme://:p@h).
+const minSecretLen = 8
+
+// Bigger than this and made only of base64 characters: image data, skipped.
+const base64SkipLen = 1 << 20
+
+// Inputs smaller than this are handled on the calling goroutine.
+const parallelMin = 1 << 18
+
+// Redact returns a copy of data (JSONL, one JSON value per line; or a whole
+// JSON document, compact or pretty-printed) with every secret found in a
+// JSON string value or key replaced by its marker. The same secret value
+// gets the same marker everywhere in the input. Lines that are not valid
+// JSON are redacted as plain text, line by line. Only the string tokens
+// that hold a secret change, and in them only the bytes of the secret (an
+// escape sequence is replaced whole), so the output is valid JSON wherever
+// the input was and every other byte is as it was. data is not modified;
+// it must not be modified by others while Redact runs.
+func (r *Redactor) Redact(data []byte) ([]byte, Report) {
+	hits := r.collect(data)
+	return apply(data, hits, nil)
+}
+
+// Text redacts one string, as plain text, with its own numbering. Lines
+// in the report are lines of s.
+func (r *Redactor) Text(s string) (string, Report) {
+	w := newWorker(r)
+	var hits []hit
+	w.scanString(s, unit{start: 0, end: len(s), keyEnd: -1, line: 1, flags: uPlain}, nil, &hits)
+	out, rep := apply(unsafe.Slice(unsafe.StringData(s), len(s)), hits, func(off int) int {
+		return 1 + strings.Count(s[:off], "\n")
+	})
+	return string(out), rep
+}
+
+// collect scans data and returns the secrets in input order.
+func (r *Redactor) collect(data []byte) []hit {
+	var hits []hit
+	var retracted [][2]int
+	workers := runtime.GOMAXPROCS(0)
+	if len(data) < parallelMin || workers < 2 {
+		w := newWorker(r)
+		sc := &scanner{data: data,
+			emit:    func(u unit) { w.unit(data, u, &hits) },
+			retract: func(a, b int) { retracted = append(retracted, [2]int{a, b}) },
+		}
+		sc.run()
+	} else {
+		hits, retracted = r.collectParallel(data, workers)
+	}
+	return settle(hits, retracted)
+}
+
+type job struct {
+	units []unit
+	rc    chan []hit
+}
+
+// collectParallel: the scanner cuts the input into batches of units,
+// workers detect, and results are gathered back in batch order.
+func (r *Redactor) collectParallel(data []byte, workers int) ([]hit, [][2]int) {
+	const batchBytes, batchUnits = 256 << 10, 4096
+	jobs := make(chan job, workers*2)
+	order := make(chan chan []hit, workers*4)
+	pool := sync.Pool{New: func() any { return make([]unit, 0, batchUnits) }}
+	var retracted [][2]int
+
+	go func() {
+		batch := pool.Get().([]unit)[:0]
+		size := 0
+		flush := func() {
+			if len(batch) == 0 {
+				return
+			}
+			rc := make(chan []hit, 1)
+			order <- rc
+			jobs <- job{batch, rc}
+			batch, size = pool.Get().([]unit)[:0], 0
+		}
+		sc := &scanner{data: data,
+			emit: func(u unit) {
+				batch = append(batch, u)
+				size += u.end - u.start
+				if size >= batchBytes || len(batch) >= batchUnits {
+					flush()
+				}
+			},
+			retract: func(a, b int) { retracted = append(retracted, [2]int{a, b}) },
+		}
+		sc.run()
+		flush()
+		close(jobs)
+		close(order)
+	}()
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newWorker(r)
+			for j := range jobs {
+				var hs []hit
+				for _, u := range j.units {
+					w.unit(data, u, &hs)
+				}
+				pool.Put(j.units[:0])
+				j.rc <- hs
+			}
+		}()
+	}
+	var hits []hit
+	for rc := range order {
+		hits = append(hits, <-rc...)
+	}
+	wg.Wait()
+	return hits, retracted
+}
+
+// settle drops hits from string units of segments that turned out not to
+// be valid JSON (their lines were scanned again as plain text) and sorts
+// the rest by position.
+func settle(hits []hit, retracted [][2]int) []hit {
+	if len(retracted) > 0 {
+		kept := hits[:0]
+		for _, h := range hits {
+			if !h.plain {
+				k := sort.Search(len(retracted), func(i int) bool { return retracted[i][1] > h.start })
+				if k < len(retracted) && retracted[k][0] <= h.start {
+					continue
+				}
+			}
+			kept = append(kept, h)
+		}
+		hits = kept
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].start < hits[j].start })
+	return hits
+}
+
+// apply numbers the secrets in input order and builds the output.
+func apply(data []byte, hits []hit, lineOf func(off int) int) ([]byte, Report) {
+	rep := Report{Kinds: map[string]int{}}
+	if len(hits) == 0 {
+		return slices.Clone(data), rep
+	}
+	type mk struct{ marker, kind string }
+	markers := map[string]mk{}
+	out := make([]byte, 0, len(data)+len(hits)*32)
+	last := 0
+	for _, h := range hits {
+		m, ok := markers[h.value]
+		if !ok {
+			rep.Kinds[h.kind]++
+			m = mk{"[REDACTED:" + h.kind + "#" + strconv.Itoa(rep.Kinds[h.kind]) + "]", h.kind}
+			markers[h.value] = m
+		}
+		line := h.line
+		if lineOf != nil {
+			line = lineOf(h.start)
+		}
+		rep.Findings = append(rep.Findings, Finding{Kind: m.kind, Marker: m.marker, Line: line})
+		out = append(out, data[last:h.start]...)
+		out = append(out, m.marker...)
+		last = h.end
+	}
+	out = append(out, data[last:]...)
+	return out, rep
+}
+
+// --- per-goroutine detection ------------------------------------------------
+
+type worker struct {
+	r   *Redactor
+	d   detector
+	hit func(kw int32, start int)
+	buf []byte // decoded string contents
+	kb  []byte // decoded key
+}
+
+func newWorker(r *Redactor) *worker {
+	w := &worker{r: r}
+	w.d.r = r
+	w.hit = func(kw int32, start int) {
+		r.rules[r.kwRule[kw]].match(&w.d, start, r.ac.kwLen[kw])
+	}
+	return w
+}
+
+func bytesToString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// unit scans one unit of data and appends its hits.
+func (w *worker) unit(data []byte, u unit, out *[]hit) {
+	raw := data[u.start:u.end]
+	if len(raw) > base64SkipLen && pureBase64(raw) {
+		return
+	}
+	var key []byte
+	if u.keyEnd >= 0 {
+		key = data[u.keyStart:u.keyEnd]
+	}
+	if u.flags&uEscaped == 0 {
+		w.scanString(bytesToString(raw), u, key, out)
+		return
+	}
+	w.buf, _ = decodeJSONString(w.buf[:0], raw, false)
+	n := len(*out)
+	w.scanString(bytesToString(w.buf), u, key, out)
+	if cap(w.buf) > 1<<20 {
+		w.buf = nil
+	}
+	if len(*out) == n {
+		return
+	}
+	_, rawOf := decodeJSONString(nil, raw, true)
+	for i := n; i < len(*out); i++ {
+		h := &(*out)[i]
+		a, b := rawSpan(rawOf, h.start-u.start, h.end-u.start)
+		h.start, h.end = u.start+a, u.start+b
+	}
+}
+
+// scanString detects secrets in s (the decoded contents of u) and appends
+// hits whose spans are offsets in s shifted by u.start.
+func (w *worker) scanString(s string, u unit, key []byte, out *[]hit) {
+	if len(s) < minSecretLen {
+		return
+	}
+	d := &w.d
+	d.reset(s)
+	w.r.ac.scan(s, w.hit)
+	if key != nil && len(key) <= 64 && len(s) >= 16 && len(s) <= 1024 && allIn(s, setValue) {
+		k := bytesToString(key)
+		if u.flags&uKeyEscaped != 0 {
+			w.kb, _ = decodeJSONString(w.kb[:0], key, false)
+			k = bytesToString(w.kb)
+		}
+		d.keyValue(k)
+	}
+	if len(d.cands) == 0 {
+		return
+	}
+	for _, c := range resolve(d.cands) {
+		*out = append(*out, hit{
+			start: u.start + c.start, end: u.start + c.end,
+			value: strings.Clone(s[c.start:c.end]),
+			kind:  c.kind, line: u.line, plain: u.flags&uPlain != 0,
+		})
+	}
+}
+
+// resolve picks non-overlapping candidates: by priority, then earliest,
+// then longest; the result is sorted by position.
+func resolve(cands []cand) []cand {
+	if len(cands) == 1 {
+		return cands
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.prio != b.prio {
+			return a.prio < b.prio
+		}
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return a.end > b.end
+	})
+	var chosen []cand
+	for _, c := range cands {
+		if c.end <= c.start {
+			continue
+		}
+		ok := true
+		for _, o := range chosen {
+			if c.start < o.end && o.start < c.end {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			chosen = append(chosen, c)
+		}
+	}
+	sort.Slice(chosen, func(i, j int) bool { return chosen[i].start < chosen[j].start })
+	return chosen
+}
+
+// pureBase64: only base64 characters (and the escapes \/ \n \r that JSON
+// encoders put in wrapped base64), possibly after a data: URL prefix.
+func pureBase64(raw []byte) bool {
+	if len(raw) > 5 && string(raw[:5]) == "data:" {
+		k := strings.Index(bytesToString(raw[:min(len(raw), 200)]), ";base64,")
+		if k < 0 {
+			return false
+		}
+		raw = raw[k+8:]
+	}
+	b64 := sets[setB64]
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if b64[c] || c == '=' {
+			continue
+		}
+		if c == '\\' && i+1 < len(raw) && (raw[i+1] == '/' || raw[i+1] == 'n' || raw[i+1] == 'r') {
+			i++
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// allKinds: every rule id (sorted).
+var allKinds = []string{
+	"age-secret-key", "anthropic-key", "aws-access-key", "aws-secret-key", "azure-shared-access-key",
+	"azure-storage-key", "basic-auth", "bearer-token", "database-url", "datadog-api-key",
+	"digitalocean-token", "discord-bot-token", "discord-webhook", "generic-secret", "github-app-token",
+	"github-oauth", "github-pat", "github-refresh-token", "gitlab-pat", "gitlab-token",
+	"google-api-key", "google-oauth-secret", "google-oauth-token", "groq-key", "heroku-key",
+	"huggingface-token", "jwt", "mailgun-key", "npm-token", "openai-key", "openrouter-key",
+	"private-key", "pypi-token", "sendgrid-key", "shopify-token", "sk-api-key", "slack-app-token",
+	"slack-token", "slack-webhook", "square-token", "stripe-key", "stripe-webhook-secret",
+	"telegram-bot-token", "twilio-account-sid", "twilio-api-key", "twilio-auth-token",
+	"url-credentials", "xai-key",
+}
