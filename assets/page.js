@@ -15,6 +15,18 @@
   var n = T.id.length, P = T.p, FL = T.f, TXT = T.t, KIND = T.k, LBL = T.l || {};
   var byId = new Map();
   for (var i = 0; i < n; i++) byId.set(T.id[i], i);
+  // An entry's element has the id "entry-" + domId(id): HTML holds no NUL
+  // and reads CR LF and CR as LF (render.domID writes ids so). byDomId
+  // maps the ids that this changes back to their entries.
+  var byDomId = new Map();
+  function domId(id) {
+    return /[\r\0]/.test(id) ? id.replace(/\r\n?/g, "\n").replace(/\0/g, "\uFFFD") : id;
+  }
+  for (i = 0; i < n; i++) if (/[\r\0]/.test(T.id[i])) byDomId.set(domId(T.id[i]), i);
+  function posOfElement(el) { // el: an element whose id is "entry-<id>"
+    var id = el.id.slice(6);
+    return byDomId.has(id) ? byDomId.get(id) : byId.get(id);
+  }
   var kids = new Array(n);
   for (i = 0; i < n; i++) if (P[i] >= 0) (kids[P[i]] || (kids[P[i]] = [])).push(i);
 
@@ -31,9 +43,8 @@
   doc.querySelectorAll("#store > template[data-i]").forEach(function (t) {
     templates.set(+t.getAttribute("data-i"), t);
   });
-  function idOf(el) { return el.id.slice(6); } // "entry-<id>"
   Array.prototype.forEach.call(main.children, function (el) {
-    var pos = byId.get(idOf(el));
+    var pos = posOfElement(el);
     if (pos !== undefined) { elements.set(pos, el); decorate(el); }
   });
 
@@ -90,7 +101,7 @@
   // shared beginning stays in the document, untouched.
   // Positions whose elements are in the conversation, in order: at first,
   // what the page was written with.
-  var shown = Array.prototype.map.call(main.children, function (el) { return byId.get(idOf(el)); });
+  var shown = Array.prototype.map.call(main.children, posOfElement);
   function showPath(leaf) {
     state.leaf = leaf;
     onPath.fill(0);
@@ -118,7 +129,7 @@
   }
 
   function entryElement(pos) {
-    return doc.getElementById("entry-" + T.id[pos]);
+    return doc.getElementById("entry-" + domId(T.id[pos]));
   }
 
   var lastTarget = null;
@@ -201,7 +212,7 @@
         var a = P[pos];
         while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
         var owner = a >= 0 ? (elements.get(a) || (templates.get(a) && templates.get(a).content)) : null;
-        if (owner) el = owner.getElementById ? owner.getElementById("entry-" + T.id[pos]) : owner.querySelector("#entry-" + CSS.escape(T.id[pos]));
+        if (owner) el = owner.getElementById ? owner.getElementById("entry-" + domId(T.id[pos])) : owner.querySelector("#entry-" + CSS.escape(domId(T.id[pos])));
       } else {
         el = elements.get(pos) || (templates.get(pos) && templates.get(pos).content);
       }
@@ -460,7 +471,7 @@
     var b = ev.target.closest(".copy-link");
     if (!b) return;
     var holder = b.closest("[id^='entry-']");
-    var pos = holder ? byId.get(idOf(holder)) : undefined;
+    var pos = holder ? posOfElement(holder) : undefined;
     if (pos === undefined) return;
     state.target = pos;
     state.selected = pos;

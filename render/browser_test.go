@@ -267,7 +267,9 @@ func (tb *tab) open(u string) {
 const pageHelpers = `
 const $conv = document.getElementById("conversation");
 const rowOf = (id) => [...document.querySelectorAll("#tree .row")].find((r) => r.getAttribute("data-entry-id") === id) || null;
-const entryOf = (id) => { const el = document.getElementById("entry-" + id); return el && $conv.contains(el) ? el : null; };
+// An entry's element id: HTML holds no NUL and reads CR LF and CR as LF.
+const domId = (id) => id.replace(/\r\n?/g, "\n").replace(/\0/g, "\uFFFD");
+const entryOf = (id) => { const el = document.getElementById("entry-" + domId(id)); return el && $conv.contains(el) ? el : null; };
 `
 
 // eval evaluates a JavaScript expression (with pageHelpers in scope) in
@@ -1142,4 +1144,540 @@ func TestBrowserHostileContent(t *testing.T) {
 	check("after a search")
 	time.Sleep(100 * time.Millisecond)
 	tb.clean()
+}
+
+// ---- 9. The hostile corpus ------------------------------------------------
+
+// corpusPayload is one line of testdata/hostile/payloads.txt: the text as a
+// reader sees it, and the JSON string literal written into the session.
+type corpusPayload struct {
+	text string // after loading: lone surrogates and invalid UTF-8 as U+FFFD
+	lit  string // a JSON string literal, quotes included
+}
+
+// readPayloads reads payloads.txt: one payload a line; "##" starts a
+// comment; "q:" a Go-quoted string; "j:" a JSON string literal kept as
+// written (lone surrogates).
+func readPayloads(t *testing.T, path string) []corpusPayload {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []corpusPayload
+	seen := map[string]bool{}
+	for n, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var p corpusPayload
+		switch {
+		case line == "" || strings.HasPrefix(line, "##"):
+			continue
+		case strings.HasPrefix(line, "q:"):
+			s, err := strconv.Unquote(line[2:])
+			if err != nil {
+				t.Fatalf("%s:%d: bad Go-quoted payload: %v", path, n+1, err)
+			}
+			p = corpusPayload{s, jsonLiteral(s)}
+		case strings.HasPrefix(line, "j:"):
+			var s string
+			if err := json.Unmarshal([]byte(line[2:]), &s); err != nil {
+				t.Fatalf("%s:%d: bad JSON payload: %v", path, n+1, err)
+			}
+			p = corpusPayload{s, line[2:]}
+		default:
+			p = corpusPayload{line, jsonLiteral(line)}
+		}
+		if seen[p.lit] {
+			t.Fatalf("%s:%d: duplicate payload", path, n+1)
+		}
+		seen[p.lit] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// jsonLiteral quotes s as a JSON string, escaping only what JSON requires:
+// markup, U+2028 and invalid UTF-8 reach the file as they are.
+func jsonLiteral(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// jstr is a JSON string literal that encoding/json writes as it is.
+type jstr string
+
+func (j jstr) MarshalJSON() ([]byte, error) { return []byte(j), nil }
+
+// cat joins JSON string literals (and plain strings, quoted) into one.
+func cat(parts ...any) jstr {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, p := range parts {
+		var lit string
+		switch p := p.(type) {
+		case jstr:
+			lit = string(p)
+		case corpusPayload:
+			lit = p.lit
+		case string:
+			lit = jsonLiteral(p)
+		default:
+			panic(fmt.Sprintf("cat: %T", p))
+		}
+		b.WriteString(lit[1 : len(lit)-1])
+	}
+	b.WriteByte('"')
+	return jstr(b.String())
+}
+
+type obj = map[string]any
+
+// corpusSession is a pi v3 session carrying every payload in every text
+// field, and what the test needs to know about it.
+type corpusSession struct {
+	data     []byte
+	userText map[string]corpusPayload // user message id (as loaded) -> its payload
+	ids      map[string][]string      // what -> entry ids (as loaded) to click
+	bigID    string                   // the entry with the 10 MB word
+	endID    string                   // the last entry
+}
+
+// loadedID is the id as the loader decodes the literal.
+func loadedID(lit jstr) string {
+	var s string
+	if err := json.Unmarshal([]byte(lit), &s); err != nil {
+		panic(err)
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// buildCorpusSession writes one round per payload P on the active path,
+// each entry of it carrying P in every text field it has (its id among
+// them), and off each round a short branch, stored in <template>s.
+func buildCorpusSession(t *testing.T, payloads []corpusPayload) *corpusSession {
+	t.Helper()
+	cs := &corpusSession{userText: map[string]corpusPayload{}, ids: map[string][]string{}}
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	clock := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
+	write := func(o obj) {
+		clock = clock.Add(time.Second)
+		if _, ok := o["timestamp"]; !ok {
+			o["timestamp"] = clock.Format("2006-01-02T15:04:05.000Z")
+		}
+		if err := enc.Encode(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ms := func() int64 { return clock.UnixMilli() }
+	text := func(p any) obj { return obj{"type": "text", "text": p} }
+	usage := obj{"input": 10, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 30,
+		"cost": obj{"input": 0.001, "output": 0.002, "cacheRead": 0, "cacheWrite": 0, "total": 0.003}}
+
+	var all []any
+	for _, p := range payloads {
+		all = append(all, p, "\n")
+	}
+	write(obj{"type": "session", "version": 3, "id": cat("corpus ", payloads[0], payloads[len(payloads)-1]),
+		"cwd": cat(all...)})
+
+	var tip any // parentId of the next main entry: nil, then a jstr
+	var id func(k string) jstr
+	entry := func(typ any, k string, parent any, fields obj) jstr {
+		o := obj{"type": typ, "id": id(k), "parentId": parent}
+		for f, v := range fields {
+			o[f] = v
+		}
+		write(o)
+		return id(k)
+	}
+	main := func(typ any, k string, fields obj) jstr {
+		e := entry(typ, k, tip, fields)
+		tip = e
+		return e
+	}
+	for i, pl := range payloads {
+		p := jstr(pl.lit)
+		id = func(k string) jstr { return cat(p, fmt.Sprintf(" #%d.%s", i, k)) }
+		u1 := main("message", "u1", obj{"message": obj{"role": "user", "content": p, "timestamp": ms()}})
+		cs.userText[loadedID(u1)] = pl
+		cid := func(k string) jstr { return cat(p, " call "+k) }
+		a1 := main("message", "a1", obj{"message": obj{"role": "assistant",
+			"content": []any{
+				obj{"type": "thinking", "thinking": p},
+				text(p),
+				obj{"type": "toolCall", "id": cid("bash"), "name": "bash", "arguments": obj{"command": p}},
+				obj{"type": "toolCall", "id": cid("read"), "name": "read", "arguments": obj{"path": p}},
+				obj{"type": "toolCall", "id": cid("write"), "name": "write", "arguments": obj{"path": p, "content": p}},
+				obj{"type": "toolCall", "id": cid("edit"), "name": "edit", "arguments": obj{"path": p, "oldText": p, "newText": cat(p, "\nnew")}},
+				obj{"type": "toolCall", "id": cid("own"), "name": p, "arguments": obj{"x": p, "path": p}},
+			},
+			"api": "x", "provider": p, "model": p, "usage": usage, "stopReason": "toolUse", "timestamp": ms()}})
+		for _, k := range []string{"bash", "read", "write", "edit", "own"} {
+			r := main("message", "r-"+k, obj{"message": obj{"role": "toolResult", "toolCallId": cid(k), "toolName": p,
+				"content": []any{text(p)}, "isError": k == "own", "timestamp": ms()}})
+			if k == "own" {
+				cs.ids["own-result"] = append(cs.ids["own-result"], loadedID(r))
+			}
+		}
+		u2 := main("message", "u2", obj{"message": obj{"role": "user", "content": []any{text(p), text("second block")}, "timestamp": ms()}})
+		main("label", "label", obj{"targetId": u2, "label": p})
+		main("custom_message", "cm", obj{"customType": p, "content": p, "display": true})
+		main("custom", "custom", obj{"customType": p, "data": obj{"x": p}})
+		main("compaction", "compaction", obj{"summary": p, "firstKeptEntryId": u2, "tokensBefore": 12345})
+		main("branch_summary", "bs", obj{"fromId": a1, "summary": p})
+		main("model_change", "mc", obj{"provider": p, "modelId": p})
+		main("thinking_level_change", "tl", obj{"thinkingLevel": p})
+		main("session_info", "si", obj{"name": p})
+		main("message", "bash", obj{"message": obj{"role": "bashExecution", "command": p, "output": p, "exitCode": 1,
+			"cancelled": false, "truncated": true, "fullOutputPath": p, "timestamp": ms()}})
+		main("message", "err", obj{"message": obj{"role": "assistant", "content": []any{}, "api": "x", "provider": p, "model": p,
+			"usage": usage, "stopReason": "error", "errorMessage": p, "timestamp": ms()}})
+		fork := tip
+		x := main(p, "x", obj{"text": p})
+		cs.ids["unknown-type"] = append(cs.ids["unknown-type"], loadedID(x))
+
+		// The branch off the path: written after the round, so that it is
+		// newer than the path's child of the fork.
+		b1 := entry("message", "b1", fork, obj{"message": obj{"role": "user", "content": []any{text(p)}, "timestamp": ms()}})
+		cs.ids["branch-user"] = append(cs.ids["branch-user"], loadedID(b1))
+		bid := func(k string) jstr { return cat(p, " branch call "+k) }
+		b2 := entry("message", "b2", b1, obj{"message": obj{"role": "assistant",
+			"content": []any{
+				obj{"type": "thinking", "thinking": p},
+				text(p),
+				obj{"type": "toolCall", "id": bid("edit"), "name": "edit", "arguments": obj{"path": p, "oldText": "a", "newText": "b"}},
+				obj{"type": "toolCall", "id": bid("own"), "name": p, "arguments": obj{"x": p}},
+			},
+			"api": "x", "provider": p, "model": p, "usage": usage, "stopReason": "toolUse", "timestamp": ms()}})
+		entry("message", "b3", b2, obj{"message": obj{"role": "toolResult", "toolCallId": bid("edit"), "toolName": "edit",
+			"content": []any{text(p)}, "details": obj{"diff": cat("-1 ", p, "\n+1 ", p, "\n ", p)}, "isError": false, "timestamp": ms()}})
+
+		if i == 0 {
+			// One word of 10 MB, on the path, early: the rest of the
+			// conversation comes after it. (Early, too, because Chromium
+			// takes seconds to lay it out: the clicks below keep it shown.)
+			big := main("message", "big", obj{"message": obj{"role": "assistant",
+				"content": []any{text(strings.Repeat("Wx0", 10<<20/3))},
+				"api":     "x", "provider": "p", "model": "m", "usage": usage, "stopReason": "stop", "timestamp": ms()}})
+			cs.bigID = loadedID(big)
+		}
+	}
+	id = func(string) jstr { return cat("END ", payloads[0]) }
+	end := main("message", "end", obj{"message": obj{"role": "assistant", "content": []any{text("END-OF-CONVERSATION")},
+		"api": "x", "provider": "p", "model": "m", "usage": usage, "stopReason": "stop", "timestamp": ms()}})
+	cs.endID = loadedID(end)
+	cs.data = []byte(buf.String())
+	return cs
+}
+
+// literalInMarkdown reports whether Markdown shows p exactly as written:
+// plain ASCII on one line, without the characters Markdown interprets.
+var autolinkRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>`)
+
+func literalInMarkdown(p corpusPayload) bool {
+	for i := 0; i < len(p.text); i++ {
+		if c := p.text[i]; c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return strings.TrimSpace(p.text) == p.text && !strings.ContainsAny(p.text, "[]*~`&\\!|") &&
+		!strings.Contains(strings.ReplaceAll(p.text, "__pwned", ""), "_") &&
+		!strings.HasPrefix(p.text, "#") && !strings.HasPrefix(p.text, ">") && !autolinkRE.MatchString(p.text)
+}
+
+// corpusScan lists what session text must never become on the page: every
+// element of the document and of the stored <template>s is looked at.
+const corpusScan = `(() => {
+  const all = [];
+  const walk = (root) => root.querySelectorAll("*").forEach((el) => {
+    all.push(el);
+    if (el.tagName === "TEMPLATE") walk(el.content);
+  });
+  walk(document);
+  const ours = new Set(["tree-data", "source-data"]);
+  const bad = [];
+  const deny = /^(script|style|iframe|frame|frameset|object|embed|base|meta|link|form|textarea|select|video|audio|source|svg|math|marquee|portal|noscript|noembed|xmp|plaintext|dialog|title|body|html|head)$/i;
+  for (const el of all) {
+    const tag = el.tagName.toLowerCase();
+    const inHead = el.parentNode === document.head;
+    const isOurs = (tag === "script" && (ours.has(el.id) || el === document.body.lastElementChild)) ||
+      (tag === "style" && inHead) || (tag === "meta" && inHead) || (tag === "title" && inHead) ||
+      (tag === "noscript" && el.parentNode && el.parentNode.id === "sidebar") ||
+      ((tag === "html" || tag === "head" || tag === "body") && el.ownerDocument === document && (el === document.documentElement || el === document.head || el === document.body));
+    if (deny.test(tag) && !isOurs) bad.push("element " + el.outerHTML.slice(0, 100));
+    if (tag === "template" && !(el.parentNode && el.parentNode.id === "store")) bad.push("template " + el.outerHTML.slice(0, 100));
+    if (tag === "input" && el.id !== "tree-search" && !(el.type === "checkbox" && el.disabled)) bad.push("input " + el.outerHTML.slice(0, 100));
+    for (const a of el.attributes) {
+      const name = a.name.toLowerCase(), v = a.value.trim();
+      if (/^on/.test(name)) bad.push(tag + " " + name + "=" + v.slice(0, 80));
+      if (name === "style" && !el.closest("#tree")) bad.push(tag + " style=" + v.slice(0, 80));
+      if (/^(src|srcset|srcdoc|data|action|formaction|ping|background|poster|xlink:href|autofocus)$/.test(name) && !/^data:image\/(png|jpeg|gif|webp)[;,]/i.test(v))
+        bad.push(tag + " " + name + "=" + v.slice(0, 80));
+      if (name === "href" && !/^(https?:|mailto:|#)/i.test(v)) bad.push(tag + " href=" + v.slice(0, 80));
+    }
+    if (tag === "img" && !(el.getAttribute("src") || "").startsWith("data:")) bad.push("img " + el.outerHTML.slice(0, 100));
+  }
+  return bad;
+})()`
+
+func TestBrowserHostileCorpus(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	payloads := readPayloads(t, "../testdata/hostile/payloads.txt")
+	if len(payloads) < 110 {
+		t.Fatalf("payloads.txt holds %d payloads, want at least 110", len(payloads))
+	}
+	cs := buildCorpusSession(t, payloads)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "corpus.jsonl")
+	if err := os.WriteFile(file, cs.data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, file)
+	if len(s.Diagnostics) > 0 {
+		t.Errorf("the corpus session does not load cleanly: %d diagnostics, the first %+v", len(s.Diagnostics), s.Diagnostics[0])
+	}
+	if s.Leaf == nil || s.Leaf.ID != cs.endID {
+		t.Fatalf("the session's leaf is not the END entry")
+	}
+	page := writePage(t, s, dir, "corpus")
+	t.Logf("%d payloads, %d entries, session %.1f MB; built and rendered in %v",
+		len(payloads), len(s.Entries), float64(len(cs.data))/(1<<20), time.Since(start).Round(time.Millisecond))
+
+	// What the conversation shows for the session's leaf: an element for
+	// every entry of the path (results inside their call's card).
+	var pathIDs, articleIDs []string
+	embedded := embeddedResults(s)
+	for _, e := range s.Path(s.Leaf) {
+		pathIDs = append(pathIDs, e.ID)
+		if !embedded[e] {
+			articleIDs = append(articleIDs, e.ID)
+		}
+	}
+
+	tb := newTab(t)
+	tb.open(page)
+
+	type corpusState struct {
+		Pwned, End, BodyHidden bool
+		Last                   string
+		Articles, Disorder     int
+		Missing, Bad           []string
+	}
+	check := func(when string) {
+		t.Helper()
+		tb.deadline()
+		st := eval[corpusState](tb, `(() => {
+  const end = entryOf(`+jsString(cs.endID)+`);
+  return {
+    Pwned: typeof window.__pwned !== "undefined",
+    End: !!end && end.textContent.includes("END-OF-CONVERSATION") && $conv.lastElementChild === end,
+    Last: $conv.lastElementChild ? $conv.lastElementChild.id.slice(0, 80) : "",
+    BodyHidden: getComputedStyle(document.body).display === "none" || $conv.getBoundingClientRect().height === 0,
+    Articles: $conv.querySelectorAll("article.entry").length,
+    Missing: `+jsStrings(pathIDs)+`.filter((id) => !entryOf(id)),
+    Disorder: (() => { // the first child of #conversation out of the path's order, or -1
+      const want = `+jsStrings(articleIDs)+`, kids = $conv.children;
+      for (let i = 0; i < Math.max(want.length, kids.length); i++) if (i >= want.length || kids[i] !== entryOf(want[i])) return i;
+      return -1;
+    })(),
+    Bad: `+corpusScan+`,
+  };
+})()`)
+		if st.Pwned {
+			t.Errorf("%s: window.__pwned is set: a payload ran", when)
+		}
+		if st.BodyHidden {
+			t.Errorf("%s: the page is hidden: a <style> payload applied", when)
+		}
+		if !st.End {
+			t.Errorf("%s: the last element of #conversation is %q, not #entry-<last id> with END-OF-CONVERSATION: a payload swallowed the page", when, st.Last)
+		}
+		if st.Articles != len(articleIDs) {
+			t.Errorf("%s: %d articles in #conversation, want %d", when, st.Articles, len(articleIDs))
+		}
+		if st.Disorder >= 0 {
+			t.Errorf("%s: element %d of #conversation is not the path's entry %d", when, st.Disorder, st.Disorder)
+		}
+		for _, id := range st.Missing {
+			t.Errorf("%s: entry %q of the path has no element #entry-<id> in #conversation", when, id)
+		}
+		for i, b := range st.Bad {
+			if i == 20 {
+				t.Errorf("%s: and %d more", when, len(st.Bad)-i)
+				break
+			}
+			t.Errorf("%s: from session text: %s", when, b)
+		}
+		tb.clean()
+	}
+	check("after load")
+
+	// Payloads show as the text they are, in the user messages.
+	var ids, texts []string
+	for id, p := range cs.userText {
+		if literalInMarkdown(p) {
+			ids, texts = append(ids, id), append(texts, p.text)
+		}
+	}
+	if len(ids) < 30 {
+		t.Errorf("only %d payloads are plain enough to be checked as literal text", len(ids))
+	}
+	missing := eval[[]int](tb, `(() => {
+  const ids = `+jsStrings(ids)+`, texts = `+jsStrings(texts)+`, out = [];
+  ids.forEach((id, i) => { const el = entryOf(id); if (!el || !el.textContent.includes(texts[i])) out.push(i); });
+  return out;
+})()`)
+	for _, i := range missing {
+		t.Errorf("the user message %q does not show its payload as text: %q", ids[i], texts[i])
+	}
+
+	// A remote Markdown image is a link, never fetched; an embedded PNG is
+	// shown (so the scan for images sees some).
+	type images struct{ RemoteLink, Embedded, Big bool }
+	im := eval[images](tb, `({
+  RemoteLink: !!$conv.querySelector('a[href="http://127.0.0.1:9/remote.png"]'),
+  Embedded: !!$conv.querySelector('img[src^="data:image/png;base64,iVBOR"]'),
+  Big: !!entryOf(`+jsString(cs.bigID)+`) && entryOf(`+jsString(cs.bigID)+`).textContent.length >= 10 << 20,
+})`)
+	if !im.RemoteLink {
+		t.Error("![remote picture](http://127.0.0.1:9/remote.png) is not shown as a link")
+	}
+	if !im.Embedded {
+		t.Error("the embedded PNG of payloads.txt is not shown as an image")
+	}
+	if !im.Big {
+		t.Error("the entry with the 10 MB word is not shown whole")
+	}
+
+	// Filter "all", searches, clicks on rows.
+	tb.clickFilter("all")
+	if n, _ := tb.status(); n != len(s.Entries) {
+		t.Errorf("filter all shows %d of %d entries", n, len(s.Entries))
+	}
+	// One search typed key by key; the others set at once (each keystroke
+	// searches 4,000 entries and highlights a 17 MB conversation).
+	tb.do("typing a search", chromedp.SendKeys(chromedp.CSS("#tree-search"), "<!--"))
+	tb.settle()
+	if n, _ := tb.status(); n == 0 {
+		t.Error("searching <!-- finds no entry")
+	}
+	for _, q := range []string{"__pwned=1</script>", "javascript: onerror", "</template>", "127.0.0.1:9 \u202e", "{{.}}"} {
+		tb.deadline()
+		n := evalAsync[int](tb, `(async () => {
+  const box = document.getElementById("tree-search");
+  box.value = `+jsString(q)+`;
+  box.dispatchEvent(new Event("input", { bubbles: true }));
+  await new Promise((r) => setTimeout(r, 250));
+  return document.querySelectorAll("#tree .row").length;
+})()`)
+		if n == 0 {
+			t.Errorf("searching %q shows no row", q)
+		}
+	}
+	tb.do("clearing the search", chromedp.SendKeys(chromedp.CSS("#tree-search"), kb.Escape))
+	tb.settle()
+	if n, _ := tb.status(); n != len(s.Entries) {
+		t.Errorf("after Escape filter all shows %d of %d entries", n, len(s.Entries))
+	}
+	if eval[bool](tb, `typeof window.__pwned !== "undefined"`) {
+		t.Error("window.__pwned is set after searching")
+	}
+	tb.clean()
+
+	treeIDs := eval[[]string](tb, `JSON.parse(document.getElementById("tree-data").textContent).id`)
+	pos := map[string]int{}
+	for i, id := range treeIDs {
+		pos[id] = i
+	}
+	var clicks []string
+	for _, k := range []string{"branch-user", "own-result", "unknown-type"} {
+		list := cs.ids[k]
+		clicks = append(clicks, list[len(list)/(2+len(clicks))])
+	}
+	// Entries whose ids hold NUL, CR, a bidi override, U+FFFD (from a
+	// lone surrogate): one of each.
+	for _, c := range []string{"\x00", "\r", "\u202e", "\uFFFD"} {
+		var pick string
+		for id := range cs.userText {
+			if strings.Contains(id, c) && (pick == "" || id < pick) {
+				pick = id
+			}
+		}
+		if pick == "" {
+			t.Errorf("no payload puts %q into an id", c)
+			continue
+		}
+		clicks = append(clicks, pick)
+	}
+	// Not the row of the 10 MB word: Chromium takes seconds to draw that
+	// word when it is scrolled into view (it is shown on every path below).
+	// In tree order, each click changes the conversation a little.
+	sort.Slice(clicks, func(i, j int) bool { return pos[clicks[i]] < pos[clicks[j]] })
+	clicks = append(clicks, cs.endID) // back to the session's leaf
+	for _, id := range clicks {
+		tb.deadline()
+		p, ok := pos[id]
+		if !ok {
+			t.Errorf("entry %q is not in the tree data", id)
+			continue
+		}
+		// In filter "all" without a search, row n is tree position n.
+		eval[chromedp.Void](tb, `(() => {
+  const tree = document.getElementById("tree");
+  tree.scrollTop = Math.max(0, `+strconv.Itoa(p)+` * 20 - tree.clientHeight / 2);
+  tree.dispatchEvent(new Event("scroll")); // the page draws the rows in view
+})()`)
+		tb.clickRow(id)
+		type afterClick struct{ Shown, Target, Pwned bool }
+		st := eval[afterClick](tb, `(() => {
+  const el = entryOf(`+jsString(id)+`);
+  return { Shown: !!el, Target: !!el && el.classList.contains("target"), Pwned: typeof window.__pwned !== "undefined" };
+})()`)
+		if !st.Shown {
+			t.Errorf("after clicking its row, entry %q is not in #conversation", id)
+		} else if !st.Target {
+			t.Errorf("after clicking its row, entry %q is not marked as the target", id)
+		}
+		if st.Pwned {
+			t.Fatalf("window.__pwned is set after clicking the row of %q", id)
+		}
+	}
+	check("after clicking rows")
+
+	time.Sleep(200 * time.Millisecond) // requests that come late
+	for _, r := range tb.w.requestsSeen() {
+		u, err := url.Parse(r)
+		switch {
+		case err == nil && u.Scheme == "data":
+		case err == nil && u.Scheme == "file" && strings.SplitN(r, "?", 2)[0] == page:
+		default:
+			t.Errorf("request: %.200s", r)
+		}
+	}
+	tb.clean()
+	t.Logf("%d payloads checked as literal text, %d rows clicked; %v in all", len(ids), len(clicks), time.Since(start).Round(time.Millisecond))
+}
+
+// jsStrings is a JavaScript array of strings.
+func jsStrings(v []string) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

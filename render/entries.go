@@ -10,7 +10,7 @@ import (
 // view builds the view of one entry. It reads only the entry, its body and
 // the read-only session context, so entries can be built in parallel.
 func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.Body, bodyErr error) *entryView {
-	v := &entryView{ID: e.ID, Time: formatTime(e), Label: ec.s.Labels[e.ID]}
+	v := &entryView{ID: domID(e.ID), Time: formatTime(e), Label: ec.s.Labels[e.ID]}
 	if bodyErr != nil || b == nil {
 		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
@@ -25,22 +25,23 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Meta = fmt.Sprintf("%s tokens before", fmtInt(e.TokensBefore))
 		// The model stopped seeing the entries before the first kept one
 		// (all of the path before the compaction when that entry is not on
-		// it): count them.
+		// it): count them with the depths computed once, walking only from
+		// the compaction up to the kept entry, not to the root.
+		before := ec.depth[e.Index]
 		var kept *sessiontree.Entry
-		before := 0
-		for p := e.Parent; p != nil; p = p.Parent {
-			if p.ID == e.FirstKeptID {
-				kept = p
+		if k := ec.s.Entry(e.FirstKeptID); k != nil && ec.depth[k.Index] < before {
+			p := e.Parent
+			for p != nil && ec.depth[p.Index] > ec.depth[k.Index] {
+				p = p.Parent
 			}
-			before++
+			if p == k {
+				kept = k
+			}
 		}
 		if kept == nil {
 			v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before this point, only this summary.", before)})
 		} else {
-			dropped := 0
-			for p := kept.Parent; p != nil; p = p.Parent {
-				dropped++
-			}
+			dropped := ec.depth[kept.Index]
 			v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before %s; it saw this summary, then the entries from %s on.", dropped, kept.ID, kept.ID)})
 		}
 		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})

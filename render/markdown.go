@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/base64"
 	"html/template"
 	"strings"
 
@@ -188,12 +189,15 @@ func renderAutoLink(w util.BufWriter, source []byte, n ast.Node, entering bool) 
 }
 
 // embeddedImage reports whether an image source is a raster picture in
-// the page itself (data: URL). SVG is excluded: it is a document.
+// the page itself: a base64 data: URL whose data is base64 and nothing
+// else (the browser reports a malformed URL as an error when it tries to
+// load it). SVG is excluded: it is a document.
 func embeddedImage(src string) bool {
-	s := strings.ToLower(strings.TrimSpace(src))
-	for _, t := range []string{"data:image/png;", "data:image/jpeg;", "data:image/gif;", "data:image/webp;"} {
-		if strings.HasPrefix(s, t) {
-			return true
+	s := strings.TrimSpace(src)
+	for _, t := range []string{"data:image/png;base64,", "data:image/jpeg;base64,", "data:image/gif;base64,", "data:image/webp;base64,"} {
+		if len(s) > len(t) && strings.EqualFold(s[:len(t)], t) {
+			_, err := base64.StdEncoding.DecodeString(s[len(t):])
+			return err == nil
 		}
 	}
 	return false

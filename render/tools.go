@@ -24,7 +24,7 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 	if a == nil {
 		a = args{}
 	}
-	tv := &toolView{ResultID: resultID, Name: orString(name, "tool")}
+	tv := &toolView{ResultID: domID(resultID), Name: orString(name, "tool")}
 	tv.Summary = strings.TrimPrefix(toolSummary(name, a), name+": ")
 	out := ""
 	if res != nil {

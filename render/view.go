@@ -85,6 +85,7 @@ type rowInfo struct {
 type entryContext struct {
 	s       *sessiontree.Session
 	bodies  []*sessiontree.Body           // by entry index; nil where the entry did not decode
+	depth   []int                         // by entry index: how many entries are above it on its path
 	calls   map[string]callRef            // toolCallId to the call
 	results map[string]*sessiontree.Entry // toolCallId to the result shown in the call's card
 }
@@ -100,6 +101,12 @@ type callRef struct {
 // calling message. Other results are shown as entries of their own.
 func pairTools(s *sessiontree.Session, bodies []*sessiontree.Body) *entryContext {
 	ec := &entryContext{s: s, bodies: bodies, calls: map[string]callRef{}, results: map[string]*sessiontree.Entry{}}
+	ec.depth = make([]int, len(s.Entries))
+	for _, i := range treeOrder(s) { // parents come before their children
+		if p := s.Entries[i].Parent; p != nil {
+			ec.depth[i] = ec.depth[p.Index] + 1
+		}
+	}
 	for i, e := range s.Entries {
 		b := bodies[i]
 		if b == nil || b.Message == nil {
@@ -250,6 +257,19 @@ func Visible(mode string, flags int, labeled, isLeaf bool) bool {
 		return true
 	}
 	return flags&flagSettings == 0
+}
+
+// domID is an entry id as an HTML id attribute can hold it, and as the
+// browser reads it back: HTML has no NUL (the parser turns it into U+FFFD)
+// and turns CR LF and CR into LF. The page's script maps ids the same way
+// (domId in page.js) to find an entry's element.
+func domID(id string) string {
+	if !strings.ContainsAny(id, "\r\x00") {
+		return id
+	}
+	id = strings.ReplaceAll(id, "\r\n", "\n")
+	id = strings.ReplaceAll(id, "\r", "\n")
+	return strings.ReplaceAll(id, "\x00", "\uFFFD")
 }
 
 func orString(s, def string) string {
