@@ -250,29 +250,23 @@
     var stack = [];
     var rs = ordered(vroots);
     for (var r = rs.length - 1; r >= 0; r--) {
-      stack.push({ pos: rs[r], indent: multi ? 1 : 0, jb: multi, conn: multi, last: r === rs.length - 1, gutters: [], vroot: multi, level: 1 });
+      stack.push({ pos: rs[r], indent: multi ? 1 : 0, jb: multi, conn: multi, last: r === rs.length - 1, gutters: null, vroot: multi, level: 1, di: 0 });
     }
+    // Gutters are a chain shared by a whole subtree (newest first): a row
+    // costs the same at any depth. Prefixes are drawn only for rows in view.
     while (stack.length) {
       var nd = stack.pop();
-      var di = multi ? Math.max(0, nd.indent - 1) : nd.indent;
-      var prefix = "";
-      for (var lv = 0; lv < di; lv++) {
-        var g = null;
-        for (var k = 0; k < nd.gutters.length; k++) if (nd.gutters[k].position === lv) g = nd.gutters[k];
-        if (g) prefix += g.show ? "│  " : "   ";
-        else if (nd.conn && !nd.vroot && lv === di - 1) prefix += nd.last ? "└─ " : "├─ ";
-        else prefix += "   ";
-      }
+      nd.di = multi ? Math.max(0, nd.indent - 1) : nd.indent;
       rowIndex[nd.pos] = rows.length;
-      rows.push({ pos: nd.pos, prefix: prefix, level: nd.level });
+      rows.push(nd);
       var ch = vkids.get(nd.pos);
       if (!ch) continue;
       ch = ordered(ch);
       var branch = ch.length > 1;
       var indent = (branch || (nd.jb && nd.indent > 0)) ? nd.indent + 1 : nd.indent;
-      var gutters = (nd.conn && !nd.vroot) ? nd.gutters.concat([{ position: Math.max(0, di - 1), show: !nd.last }]) : nd.gutters;
+      var gutters = (nd.conn && !nd.vroot) ? { position: Math.max(0, nd.di - 1), show: !nd.last, up: nd.gutters } : nd.gutters;
       for (var c = ch.length - 1; c >= 0; c--) {
-        stack.push({ pos: ch[c], indent: indent, jb: branch, conn: branch, last: c === ch.length - 1, gutters: gutters, vroot: false, level: nd.level + (branch ? 1 : 0) });
+        stack.push({ pos: ch[c], indent: indent, jb: branch, conn: branch, last: c === ch.length - 1, gutters: gutters, vroot: false, level: nd.level + (branch ? 1 : 0), di: 0 });
       }
     }
     statusEl.textContent = count + " / " + n + " entries";
@@ -312,6 +306,19 @@
     if (active) treeEl.setAttribute("aria-activedescendant", active); else treeEl.removeAttribute("aria-activedescendant");
   }
 
+  // prefixOf draws a row's connectors: a gutter "│" for every ancestor
+  // branch that goes on below, and "├─"/"└─" where the row branches off.
+  function prefixOf(row) {
+    var di = row.di, slot = new Array(di), prefix = "";
+    for (var g = row.gutters; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
+    for (var lv = 0; lv < di; lv++) {
+      if (slot[lv]) prefix += slot[lv].show ? "│  " : "   ";
+      else if (row.conn && !row.vroot && lv === di - 1) prefix += row.last ? "└─ " : "├─ ";
+      else prefix += "   ";
+    }
+    return prefix;
+  }
+
   function makeRow(row) {
     var pos = row.pos;
     var el = doc.createElement("div");
@@ -326,7 +333,7 @@
     el.style.height = ROW_H + "px";
     var pre = doc.createElement("span");
     pre.className = "prefix";
-    pre.textContent = row.prefix;
+    pre.textContent = prefixOf(row);
     var mark = doc.createElement("span");
     mark.className = "marker";
     el.appendChild(pre);
