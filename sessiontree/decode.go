@@ -81,15 +81,22 @@ func (b *lbool) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 // of costing us the whole entry, which is still a JSON object and still has
 // its place in the tree. Without it such a line was dropped as "not a JSON
 // object".
-type lobj[T any] struct{ V *T }
+// The value is held inline, not behind a pointer: the head a worker
+// decodes into is reused line after line, so decoding a message allocates
+// nothing for it (a pointer here was most of the load's garbage).
+type lobj[T any] struct {
+	V   T
+	Set bool
+}
 
 func (o *lobj[T]) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	var zero T
+	o.V, o.Set = zero, false
 	if d.PeekKind() != '{' {
-		o.V = nil
 		return d.SkipValue()
 	}
-	o.V = new(T)
-	return json.UnmarshalDecode(d, o.V)
+	o.Set = true
+	return json.UnmarshalDecode(d, &o.V)
 }
 
 // optStr records whether a string field was present and a string; null and
@@ -126,16 +133,17 @@ type headCost struct {
 	Total      lnum `json:"total"`
 }
 
-func (h *headUsage) usage() *Usage {
-	if h == nil {
+func usageOf(o *lobj[headUsage]) *Usage {
+	if !o.Set {
 		return nil
 	}
+	h := &o.V
 	u := &Usage{
 		Input: float64(h.Input), Output: float64(h.Output),
 		CacheRead: float64(h.CacheRead), CacheWrite: float64(h.CacheWrite),
 		TotalTokens: float64(h.TotalTokens),
 	}
-	if c := h.Cost.V; c != nil {
+	if c := &h.Cost.V; h.Cost.Set {
 		u.Cost = UsageCost{
 			Input: float64(c.Input), Output: float64(c.Output),
 			CacheRead: float64(c.CacheRead), CacheWrite: float64(c.CacheWrite),
@@ -246,27 +254,29 @@ func decodeHead(raw []byte, h *head) error {
 	return json.Unmarshal(raw, h, jsonOpts)
 }
 
-// fill copies the decoded head into the entry.
-func (e *Entry) fill(h *head) {
+// fill copies the decoded head into the entry. none is the session's
+// shared empty Detail, for entries that carry no detail field.
+func (e *Entry) fill(h *head, none *Detail) {
+	var d Detail // on the stack: copied to the heap only when not empty
 	e.Type = string(h.Type)
 	e.Timestamp = string(h.Timestamp)
 	if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
 		e.Time, e.TimeOK = t, true
 	}
-	e.Source = string(h.Source)
-	e.Summary = string(h.Summary)
-	e.FirstKeptID = string(h.FirstKeptEntryID)
-	e.TokensBefore = float64(h.TokensBefore)
-	e.FromID = string(h.FromID)
-	e.TargetID = string(h.TargetID)
-	e.Label = string(h.Label)
-	e.Name = string(h.Name)
-	e.ThinkingLevel = string(h.ThinkingLevel)
-	e.CustomType = string(h.CustomType)
-	e.Display = bool(h.Display)
+	d.Source = string(h.Source)
+	d.Summary = string(h.Summary)
+	d.FirstKeptID = string(h.FirstKeptEntryID)
+	d.TokensBefore = float64(h.TokensBefore)
+	d.FromID = string(h.FromID)
+	d.TargetID = string(h.TargetID)
+	d.Label = string(h.Label)
+	d.Name = string(h.Name)
+	d.ThinkingLevel = string(h.ThinkingLevel)
+	d.CustomType = string(h.CustomType)
+	d.Display = bool(h.Display)
 	switch e.Type {
 	case TypeMessage:
-		if m := h.Message.V; m != nil {
+		if m := &h.Message.V; h.Message.Set {
 			e.Role = string(m.Role)
 			if e.Role == "hookMessage" {
 				e.Role = RoleCustom
@@ -274,12 +284,12 @@ func (e *Entry) fill(h *head) {
 			e.Provider = string(m.Provider)
 			e.Model = string(m.Model)
 			e.StopReason = string(m.StopReason)
-			e.Usage = m.Usage.V.usage()
+			e.Usage = usageOf(&m.Usage)
 			e.ToolCalls = m.Content.toolCalls
 			e.ToolName = string(m.ToolName)
 			if e.Role == RoleCustom {
-				e.CustomType = string(m.CustomType)
-				e.Display = bool(m.Display)
+				d.CustomType = string(m.CustomType)
+				d.Display = bool(m.Display)
 			}
 		}
 	case TypeModelChange:
@@ -292,8 +302,14 @@ func (e *Entry) fill(h *head) {
 				e.Model = string(h.Model)
 			}
 		}
-		e.ModelRole = string(h.Role)
+		d.ModelRole = string(h.Role)
 	case TypeCompaction:
-		e.Usage = h.Usage.V.usage()
+		e.Usage = usageOf(&h.Usage)
+	}
+	if d == (Detail{}) {
+		e.Detail = none
+	} else {
+		own := d
+		e.Detail = &own
 	}
 }

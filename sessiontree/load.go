@@ -82,6 +82,7 @@ type Session struct {
 	Suppressed  int // diagnostics not kept beyond maxDiagnostics
 
 	byID     map[string]*Entry
+	noDetail *Detail // shared by every entry without detail fields
 	flueLeaf *flueLeaf // the leaf a Flue document stores
 }
 
@@ -125,7 +126,7 @@ func Read(r io.Reader, name string) (*Session, error) {
 // never modifies. name is used in messages. Problems in the input become
 // Diagnostics; an error is returned only when there is no session at all.
 func Load(data []byte, name string) (*Session, error) {
-	s := &Session{File: name, Source: data, Labels: map[string]string{}}
+	s := &Session{File: name, Source: data, Labels: map[string]string{}, noDetail: &Detail{}}
 	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, fmt.Errorf("%s: empty file: %w", name, ErrNotSession)
@@ -203,13 +204,14 @@ func isFlueDocument(body []byte) bool {
 
 // rawLine is one physical line of a JSONL file.
 type rawLine struct {
-	n    int    // 1-based line number
 	text []byte // without the line end
+	n    int32  // 1-based line number
 	last bool   // the file's last line, with no newline after it
 }
 
-func splitLines(data []byte) []rawLine {
-	lines := make([]rawLine, 0, bytes.Count(data, []byte{'\n'})+1)
+// splitLines cuts data into lines, as the records decodeLines fills in.
+func splitLines(data []byte) []parsed {
+	lines := make([]parsed, 0, bytes.Count(data, []byte{'\n'})+1)
 	for n := 1; len(data) > 0; n++ {
 		i := bytes.IndexByte(data, '\n')
 		var text []byte
@@ -223,27 +225,42 @@ func splitLines(data []byte) []rawLine {
 			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
 		}
 		text = bytes.TrimSuffix(text, []byte{'\r'})
-		lines = append(lines, rawLine{n: n, text: text, last: last})
+		lines = append(lines, parsed{rawLine: rawLine{text: text, n: int32(n), last: last}})
 	}
 	return lines
 }
 
-// parsed is the result of decoding one line.
+// parsed is one line and what decoding it gave. It is kept small: a
+// 100,000-line file has 100,000 of them while it loads.
 type parsed struct {
-	entry          *Entry // in a slab shared by all lines: one allocation
-	err            error
-	blank          bool
-	hasID          bool
+	rawLine
+	entry *Entry // in a slab shared by all lines: one allocation
+	err   error
+	x     *lineExtra // the rare fields; nil for most lines
+	blank bool
+	hasID bool
+}
+
+// lineExtra holds what only a header, a title line or a legacy compaction
+// carries.
+type lineExtra struct {
 	firstKeptIndex *float64 // v1 compaction firstKeptEntryIndex; nil when absent
 	version        int      // header: version member, 0 when missing
 	cwd, title     string
 	parentSession  string
 }
 
+func (p *parsed) extra() lineExtra {
+	if p.x == nil {
+		return lineExtra{}
+	}
+	return *p.x
+}
+
 // decodeLines decodes every line, spread over the machine's cores: lines
 // are independent, and decoding is the bulk of the load time.
-func decodeLines(lines []rawLine) []parsed {
-	out := make([]parsed, len(lines))
+func decodeLines(out []parsed, none *Detail) []parsed {
+	lines := out
 	// Entries live in one slab; the parse-only fields of parsed are
 	// garbage once the load is done.
 	slab := make([]Entry, len(lines))
@@ -267,7 +284,7 @@ func decodeLines(lines []rawLine) []parsed {
 			var h head
 			in := interner{}
 			for i := lo; i < hi; i++ {
-				decodeLine(lines[i], &h, &out[i])
+				decodeLine(&h, &out[i], none)
 				in.entry(out[i].entry)
 			}
 		}()
@@ -276,7 +293,8 @@ func decodeLines(lines []rawLine) []parsed {
 	return out
 }
 
-func decodeLine(l rawLine, h *head, p *parsed) {
+func decodeLine(h *head, p *parsed, none *Detail) {
+	l := p.rawLine
 	text := bytes.TrimSpace(l.text)
 	if len(text) == 0 {
 		p.blank = true
@@ -287,20 +305,22 @@ func decodeLine(l rawLine, h *head, p *parsed) {
 		p.err = err
 		return
 	}
-	p.entry.fill(h)
-	p.entry.Line = l.n
+	p.entry.fill(h, none)
+	p.entry.Line = int(l.n)
 	p.entry.Raw = jsontext.Value(text)
 	p.entry.ID, p.hasID = h.ID.V, h.ID.Set && h.ID.V != ""
 	p.entry.ParentID = h.ParentID.V
-	p.firstKeptIndex = nil
-	if h.FirstKeptEntryIndex != nil {
-		k := float64(*h.FirstKeptEntryIndex)
-		p.firstKeptIndex = &k
+	if h.FirstKeptEntryIndex != nil || h.Version != nil || h.Cwd != "" || h.Title != "" || h.ParentSession != "" {
+		x := &lineExtra{cwd: string(h.Cwd), title: string(h.Title), parentSession: string(h.ParentSession)}
+		if h.FirstKeptEntryIndex != nil {
+			k := float64(*h.FirstKeptEntryIndex)
+			x.firstKeptIndex = &k
+		}
+		if h.Version != nil {
+			x.version = int(*h.Version)
+		}
+		p.x = x
 	}
-	if h.Version != nil {
-		p.version = int(*h.Version)
-	}
-	p.cwd, p.title, p.parentSession = string(h.Cwd), string(h.Title), string(h.ParentSession)
 }
 
 // interner shares one copy of the strings that repeat across entries
@@ -322,7 +342,9 @@ func (in interner) str(s *string) {
 }
 
 func (in interner) entry(e *Entry) {
-	for _, s := range []*string{&e.Type, &e.Role, &e.Provider, &e.Model, &e.StopReason, &e.ToolName, &e.CustomType, &e.ThinkingLevel, &e.Source} {
+	// Only the entry's own fields: its Detail may be the shared empty one,
+	// which workers must not write to.
+	for _, s := range []*string{&e.Type, &e.Role, &e.Provider, &e.Model, &e.StopReason, &e.ToolName} {
 		in.str(s)
 	}
 }
@@ -344,8 +366,8 @@ func describe(err error) string {
 }
 
 func (s *Session) loadJSONL(data []byte) error {
-	lines := splitLines(data)
-	results := decodeLines(lines)
+	results := decodeLines(splitLines(data), s.noDetail)
+	lines := results
 
 	// Header: the first "session" object. oh-my-pi may put a "title" line
 	// before it.
@@ -362,7 +384,7 @@ func (s *Session) loadJSONL(data []byte) error {
 			if headerAt < 0 {
 				headerAt = i
 				if sawEntry {
-					s.diag(lines[i].n, SevWarning, "session header is not the first line")
+					s.diag(int(lines[i].n), SevWarning, "session header is not the first line")
 				}
 			}
 		case "title":
@@ -373,7 +395,7 @@ func (s *Session) loadJSONL(data []byte) error {
 	if valid == 0 {
 		for i := range results {
 			if results[i].err != nil {
-				return fmt.Errorf("line %d: %s: %w", lines[i].n, describe(results[i].err), ErrNotSession)
+				return fmt.Errorf("line %d: %s: %w", int(lines[i].n), describe(results[i].err), ErrNotSession)
 			}
 		}
 		return ErrNotSession
@@ -382,12 +404,13 @@ func (s *Session) loadJSONL(data []byte) error {
 	s.Format, s.Version = FormatPi, 1
 	if headerAt >= 0 {
 		hp := &results[headerAt]
-		s.Header = Header{ID: hp.entry.ID, Timestamp: hp.entry.Timestamp, Cwd: hp.cwd, Title: hp.title,
-			ParentSession: hp.parentSession, Line: hp.entry.Line, Raw: hp.entry.Raw}
-		if hp.version > 0 {
-			s.Version = hp.version
+		hx := hp.extra()
+		s.Header = Header{ID: hp.entry.ID, Timestamp: hp.entry.Timestamp, Cwd: hx.cwd, Title: hx.title,
+			ParentSession: hx.parentSession, Line: hp.entry.Line, Raw: hp.entry.Raw}
+		if hx.version > 0 {
+			s.Version = hx.version
 		}
-		if hp.title != "" {
+		if hx.title != "" {
 			s.Format = FormatOhMyPi
 		}
 	} else {
@@ -416,15 +439,15 @@ func (s *Session) loadJSONL(data []byte) error {
 	}
 	var prev *Entry
 	for i := range results {
-		p, l := &results[i], lines[i]
+		p, l := &results[i], results[i].rawLine
 		switch {
 		case p.blank:
 			continue
 		case p.err != nil:
 			if l.last {
-				s.diag(l.n, SevError, "truncated last line skipped (is the session still being written?): %s", describe(p.err))
+				s.diag(int(l.n), SevError, "truncated last line skipped (is the session still being written?): %s", describe(p.err))
 			} else {
-				s.diag(l.n, SevError, "line skipped: %s", describe(p.err))
+				s.diag(int(l.n), SevError, "line skipped: %s", describe(p.err))
 			}
 			continue
 		case i == headerAt:
@@ -433,24 +456,24 @@ func (s *Session) loadJSONL(data []byte) error {
 		case p.entry.Type == "title" && (headerAt < 0 || i < headerAt):
 			s.Format = FormatOhMyPi
 			if s.Header.Title == "" {
-				s.Header.Title = p.title
+				s.Header.Title = p.extra().title
 			}
 			continue
 		case p.entry.Type == "session":
-			s.diag(l.n, SevWarning, "extra session header skipped")
+			s.diag(int(l.n), SevWarning, "extra session header skipped")
 			continue
 		}
 		e := p.entry
 		if s.Version < 2 {
 			// Migration v1 to v2, in memory: ids from line numbers, a chain.
-			e.ID = "L" + strconv.Itoa(l.n)
+			e.ID = "L" + strconv.Itoa(int(l.n))
 			e.ParentID = ""
 			if prev != nil {
 				e.ParentID = prev.ID
 			}
 		} else if !p.hasID {
-			e.ID = "L" + strconv.Itoa(l.n)
-			s.diag(l.n, SevWarning, "entry has no id; using %s", e.ID)
+			e.ID = "L" + strconv.Itoa(int(l.n))
+			s.diag(int(l.n), SevWarning, "entry has no id; using %s", e.ID)
 		}
 		if isOhMyPiType(e) {
 			s.Format = FormatOhMyPi
@@ -465,12 +488,12 @@ func (s *Session) loadJSONL(data []byte) error {
 		// 0; an index out of range, or at the header, names no entry.
 		for i := range results {
 			p := &results[i]
-			if p.blank || p.err != nil || p.entry.Type != TypeCompaction || p.entry.FirstKeptID != "" || p.firstKeptIndex == nil {
+			if p.blank || p.err != nil || p.entry.Type != TypeCompaction || p.entry.FirstKeptID != "" || p.extra().firstKeptIndex == nil {
 				continue
 			}
 			// A negative or fractional index is out of range too (it used
 			// to be read as "absent", with no warning, or truncated).
-			k := *p.firstKeptIndex
+			k := *p.extra().firstKeptIndex
 			if k >= 0 && k < float64(len(byObjIndex)) && k == math.Trunc(k) && byObjIndex[int(k)] != nil {
 				p.entry.FirstKeptID = byObjIndex[int(k)].ID
 			} else {
@@ -559,7 +582,7 @@ func (s *Session) loadFlue(data []byte) error {
 					s.diag(ln, SevError, "entry skipped: %s", describe(err))
 					continue
 				}
-				e.fill(&h)
+				e.fill(&h, s.noDetail)
 				e.ID, e.ParentID, e.Line, e.Raw = h.ID.V, h.ParentID.V, ln, jsontext.Value(raw)
 				if e.ID == "" {
 					e.ID = "L" + strconv.Itoa(ln)
