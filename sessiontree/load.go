@@ -82,7 +82,7 @@ type Session struct {
 	Suppressed  int // diagnostics not kept beyond maxDiagnostics
 
 	byID     map[string]*Entry
-	noDetail *Detail // shared by every entry without detail fields
+	noDetail *Detail   // shared by every entry without detail fields
 	flueLeaf *flueLeaf // the leaf a Flue document stores
 }
 
