@@ -126,7 +126,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		name := m.ToolName
 		var a args
 		if ok {
-			name, a = call.name, call.args
+			name, a = call.name, ec.callArgs(call)
 		}
 		tv := r.toolView(name, a, m, e.ID)
 		v.Parts = append(v.Parts, part{Tool: tv})
@@ -194,7 +194,7 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, blocks sessiontree
 			var res *sessiontree.Message
 			resultID := ""
 			if re := ec.results[blk.ID]; re != nil {
-				if rb := ec.bodies[re.Index]; rb != nil && rb.Message != nil {
+				if rb, err := re.Decode(); err == nil && rb.Message != nil {
 					res, resultID = rb.Message, re.ID
 				}
 			}

@@ -11,11 +11,10 @@ func FilterCounts(s *sessiontree.Session, leaf *sessiontree.Entry) map[string]in
 	if leaf == nil {
 		leaf = s.Leaf
 	}
-	bodies := decodeAll(s)
-	ec := pairTools(s, bodies)
+	ec := scan(s)
 	counts := make(map[string]int, len(FilterModes))
 	for i, e := range s.Entries {
-		flags := ec.row(e, bodies[i]).flags
+		flags := ec.rows[i].flags
 		_, labeled := s.Labels[e.ID]
 		for _, m := range FilterModes {
 			if Visible(m, flags, labeled, e == leaf) {

@@ -25,23 +25,22 @@ func TestGoldenEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bodies := decodeAll(s)
-	ec := pairTools(s, bodies)
-	rows := make([]rowInfo, len(s.Entries))
+	ec := scan(s)
 	var rowText strings.Builder
+	html := make([]string, len(s.Entries))
 	for i, e := range s.Entries {
-		rows[i] = ec.row(e, bodies[i])
-		rowText.WriteString(e.ID + "\t" + flagNames(rows[i].flags) + "\t" + rows[i].text + "\n")
-	}
-	html, err := r.renderEntries(ec, bodies, rows)
-	if err != nil {
-		t.Fatal(err)
+		rowText.WriteString(e.ID + "\t" + flagNames(ec.rows[i].flags) + "\t" + ec.rows[i].text + "\n")
+		h, err := r.renderEntry(ec, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html[i] = string(h)
 	}
 	dir := filepath.Join("..", "testdata", "render", "golden")
 	golden(t, filepath.Join(dir, "rows.txt"), []byte(rowText.String()))
 	for i, e := range s.Entries {
 		name := e.ID + ".html"
-		if rows[i].flags&flagEmbedded != 0 {
+		if ec.rows[i].flags&flagEmbedded != 0 {
 			if html[i] != "" {
 				t.Errorf("%s is drawn in its call's card but has HTML of its own", e.ID)
 			}

@@ -124,8 +124,6 @@ type pageData struct {
 	Diagnostics                    []string
 	Omitted                        []string
 	OriginalSHA256                 string
-	PathHTML                       []template.HTML
-	Store                          []stored
 	TreeJSON                       template.JS
 	HasSource                      bool
 	SourceJSON                     template.JS
@@ -142,10 +140,6 @@ type statsRow struct {
 	Input, Output, CacheRead, CacheWrite, Cost string
 }
 
-type stored struct {
-	Pos  int
-	HTML template.HTML
-}
 
 // Render writes the page for s to w.
 func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) error {
@@ -170,18 +164,9 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 			src.json, src.err = sourceJSON(s)
 		}
 	}()
-	bodies := decodeAll(s)
-	ec := pairTools(s, bodies)
+	ec := scan(s)
 	order := treeOrder(s)
-
-	rows := make([]rowInfo, len(s.Entries))
-	for i, e := range s.Entries {
-		rows[i] = ec.row(e, bodies[i])
-	}
-	html, err := r.renderEntries(ec, bodies, rows)
-	if err != nil {
-		return err
-	}
+	rows := ec.rows
 
 	onPath := make([]bool, len(s.Entries))
 	path := s.Path(leaf)
@@ -213,15 +198,20 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	for _, m := range FilterModes {
 		d.Filters = append(d.Filters, filterButton{m, filterLabel[m], m == "default"})
 	}
+	// What the conversation shows (the path, less results drawn in their
+	// call's card), and what the store keeps inert (everything else, in
+	// tree order, by tree position).
+	var shown, stored, storedPos []int
 	for _, e := range path {
 		onPath[e.Index] = true
-		if html[e.Index] != "" {
-			d.PathHTML = append(d.PathHTML, html[e.Index])
+		if rows[e.Index].flags&flagEmbedded == 0 {
+			shown = append(shown, e.Index)
 		}
 	}
 	for pos, i := range order {
-		if !onPath[i] && html[i] != "" {
-			d.Store = append(d.Store, stored{pos, html[i]})
+		if !onPath[i] && rows[i].flags&flagEmbedded == 0 {
+			stored = append(stored, i)
+			storedPos = append(storedPos, pos)
 		}
 	}
 	pathStats, treeStats := s.Stats(path), s.Stats(s.Entries)
@@ -251,8 +241,57 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return fmt.Errorf("embedding the source: %w", src.err)
 	}
 	d.SourceJSON = template.JS(src.json)
-	if err := r.page.ExecuteTemplate(w, "page.html", &d); err != nil {
+
+	// The page is written as it is made: the template's parts, with the
+	// entries streamed in between, a batch at a time.
+	if err := r.page.ExecuteTemplate(w, "top", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
+	}
+	if err := r.writeEntries(w, ec, shown, nil); err != nil {
+		return err
+	}
+	if err := r.page.ExecuteTemplate(w, "middle", &d); err != nil {
+		return fmt.Errorf("executing page template: %w", err)
+	}
+	if err := r.writeEntries(w, ec, stored, storedPos); err != nil {
+		return err
+	}
+	if err := r.page.ExecuteTemplate(w, "bottom", &d); err != nil {
+		return fmt.Errorf("executing page template: %w", err)
+	}
+	return nil
+}
+
+// writeBatch is how many entries are rendered at once: enough to keep
+// every core busy, few enough that memory holds only a small part of the
+// page.
+const writeBatch = 512
+
+// writeEntries renders the entries (by index) in order and writes them,
+// each in a <template data-i="position"> when positions are given.
+func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int) error {
+	out := make([]template.HTML, writeBatch)
+	errs := make([]error, writeBatch)
+	for lo := 0; lo < len(entries); lo += writeBatch {
+		hi := min(lo+writeBatch, len(entries))
+		parallel(hi-lo, func(j int) {
+			out[j], errs[j] = r.renderEntry(ec, entries[lo+j])
+		})
+		for j := 0; j < hi-lo; j++ {
+			if errs[j] != nil {
+				return errs[j]
+			}
+			var err error
+			if positions != nil {
+				_, err = fmt.Fprintf(w, `<template data-i="%d">%s</template>`, positions[lo+j], out[j])
+			} else {
+				_, err = io.WriteString(w, string(out[j]))
+			}
+			if err != nil {
+				return err
+			}
+			out[j] = ""
+		}
 	}
 	return nil
 }
@@ -314,50 +353,24 @@ func parseTime(ts string) (string, bool) {
 	return "", false
 }
 
-// decodeAll decodes every entry's body, spread over the cores.
-func decodeAll(s *sessiontree.Session) []*sessiontree.Body {
-	bodies := make([]*sessiontree.Body, len(s.Entries))
-	parallel(len(s.Entries), func(i int) {
-		if b, err := s.Entries[i].Decode(); err == nil {
-			bodies[i] = b
-		}
-	})
-	return bodies
-}
-
-// renderEntries renders every entry's HTML (empty for results drawn inside
-// their call's card), spread over the cores. Output order does not depend
-// on scheduling: each entry has its own slot.
-func (r *Renderer) renderEntries(ec *entryContext, bodies []*sessiontree.Body, rows []rowInfo) ([]template.HTML, error) {
-	out := make([]template.HTML, len(bodies))
-	errs := make([]error, len(bodies))
-	parallel(len(bodies), func(i int) {
-		if rows[i].flags&flagEmbedded != 0 {
-			return
-		}
-		e := ec.s.Entries[i]
-		var bodyErr error
-		if bodies[i] == nil {
-			bodyErr = fmt.Errorf("undecodable")
-		}
-		v := r.view(ec, e, bodies[i], bodyErr)
-		var buf, small bytes.Buffer
-		if err := r.page.ExecuteTemplate(&buf, "entry", v); err != nil {
-			errs[i] = fmt.Errorf("rendering entry %s (line %d): %w", e.ID, e.Line, err)
-			return
-		}
-		if err := r.minify.Minify("text/html", &small, &buf); err != nil {
-			errs[i] = fmt.Errorf("minifying entry %s (line %d): %w", e.ID, e.Line, err)
-			return
-		}
-		out[i] = template.HTML(small.String())
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+// renderEntry renders one entry's HTML, minified ("" for a result drawn
+// inside its call's card). It decodes the entry (and the results its tool
+// calls show) afresh: bodies are not kept between the passes.
+func (r *Renderer) renderEntry(ec *entryContext, i int) (template.HTML, error) {
+	if ec.rows[i].flags&flagEmbedded != 0 {
+		return "", nil
 	}
-	return out, nil
+	e := ec.s.Entries[i]
+	b, err := e.Decode()
+	v := r.view(ec, e, b, err)
+	var buf, small bytes.Buffer
+	if err := r.page.ExecuteTemplate(&buf, "entry", v); err != nil {
+		return "", fmt.Errorf("rendering entry %s (line %d): %w", e.ID, e.Line, err)
+	}
+	if err := r.minify.Minify("text/html", &small, &buf); err != nil {
+		return "", fmt.Errorf("minifying entry %s (line %d): %w", e.ID, e.Line, err)
+	}
+	return template.HTML(small.String()), nil
 }
 
 // parallel runs f(0..n-1) on every core.

@@ -84,53 +84,100 @@ type rowInfo struct {
 // entryContext is what rendering one entry needs from the whole session.
 type entryContext struct {
 	s       *sessiontree.Session
-	bodies  []*sessiontree.Body           // by entry index; nil where the entry did not decode
+	rows    []rowInfo                     // by entry index: tree row text and flags
 	depth   []int                         // by entry index: how many entries are above it on its path
 	calls   map[string]callRef            // toolCallId to the call
 	results map[string]*sessiontree.Entry // toolCallId to the result shown in the call's card
 }
 
+// callRef is a tool call, by what the page needs of it without its body.
 type callRef struct {
-	entry *sessiontree.Entry
-	name  string
-	args  args
+	id      string
+	entry   *sessiontree.Entry // the assistant message that made it
+	name    string
+	summary string // as in tree rows: "read: path:1-10"
 }
 
-// pairTools finds, for every tool call, the result shown inside its card:
-// the first result in file order for that call id that descends from the
-// calling message. Other results are shown as entries of their own.
-func pairTools(s *sessiontree.Session, bodies []*sessiontree.Body) *entryContext {
-	ec := &entryContext{s: s, bodies: bodies, calls: map[string]callRef{}, results: map[string]*sessiontree.Entry{}}
+// scan is the first of the two passes over a session: every entry is
+// decoded once, on every core, and only what the page needs besides the
+// entry's own HTML is kept: its tree row and the tool calls it makes or
+// answers. The second pass decodes entries again, a batch at a time, to
+// render them: memory holds rows and one batch, never every body at once.
+func scan(s *sessiontree.Session) *entryContext {
+	type found struct {
+		row    rowInfo
+		calls  []callRef
+		callID string // toolResult: the call it answers
+	}
+	per := make([]found, len(s.Entries))
+	parallel(len(s.Entries), func(i int) {
+		e := s.Entries[i]
+		b, err := e.Decode()
+		if err != nil {
+			b = nil
+		}
+		per[i].row = rowOf(s, e, b)
+		if b == nil || b.Message == nil {
+			return
+		}
+		switch m := b.Message; m.Role {
+		case sessiontree.RoleAssistant:
+			for _, blk := range m.Content {
+				if blk.Type == "toolCall" && blk.ID != "" {
+					per[i].calls = append(per[i].calls, callRef{blk.ID, e, blk.Name, toolSummary(blk.Name, decodeArgs(blk.Arguments))})
+				}
+			}
+		case sessiontree.RoleToolResult:
+			per[i].callID = m.ToolCallID
+		}
+	})
+	ec := &entryContext{s: s, rows: make([]rowInfo, len(s.Entries)), calls: map[string]callRef{}, results: map[string]*sessiontree.Entry{}}
 	ec.depth = make([]int, len(s.Entries))
 	for _, i := range treeOrder(s) { // parents come before their children
 		if p := s.Entries[i].Parent; p != nil {
 			ec.depth[i] = ec.depth[p.Index] + 1
 		}
 	}
+	// In file order: a result pairs with a call made before it. The result
+	// shown inside a call's card is the first, in file order, that
+	// descends from the calling message; others are entries of their own.
 	for i, e := range s.Entries {
-		b := bodies[i]
-		if b == nil || b.Message == nil {
-			continue
+		f := &per[i]
+		for _, c := range f.calls {
+			if _, dup := ec.calls[c.id]; !dup {
+				ec.calls[c.id] = c
+			}
 		}
-		m := b.Message
-		switch m.Role {
-		case sessiontree.RoleAssistant:
-			for _, blk := range m.Content {
-				if blk.Type == "toolCall" && blk.ID != "" {
-					if _, dup := ec.calls[blk.ID]; !dup {
-						ec.calls[blk.ID] = callRef{e, blk.Name, decodeArgs(blk.Arguments)}
-					}
+		if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult {
+			call, ok := ec.calls[f.callID]
+			if ok {
+				f.row.text = "[" + call.summary + "]"
+				if ec.results[f.callID] == nil && descends(e, call.entry) {
+					ec.results[f.callID] = e
+					f.row.flags |= flagEmbedded
 				}
+			} else {
+				f.row.text = "[" + orString(e.ToolName, "tool") + "]"
 			}
-		case sessiontree.RoleToolResult:
-			call, ok := ec.calls[m.ToolCallID]
-			if !ok || ec.results[m.ToolCallID] != nil || !descends(e, call.entry) {
-				continue
-			}
-			ec.results[m.ToolCallID] = e
 		}
+		ec.rows[i] = f.row
 	}
 	return ec
+}
+
+// callArgs decodes the arguments of a call again (for the rare result
+// drawn apart from its call's card).
+func (ec *entryContext) callArgs(c callRef) args {
+	b, err := c.entry.Decode()
+	if err != nil || b.Message == nil {
+		return args{}
+	}
+	for _, blk := range b.Message.Content {
+		if blk.Type == "toolCall" && blk.ID == c.id {
+			return decodeArgs(blk.Arguments)
+		}
+	}
+	return args{}
 }
 
 // descends reports whether e is below ancestor, looking a bounded number of
@@ -144,17 +191,9 @@ func descends(e, ancestor *sessiontree.Entry) bool {
 	return false
 }
 
-// embedded reports whether a result entry is drawn inside its call's card.
-func (ec *entryContext) embedded(e *sessiontree.Entry, b *sessiontree.Body) bool {
-	if b == nil || b.Message == nil || b.Message.Role != sessiontree.RoleToolResult {
-		return false
-	}
-	return ec.results[b.Message.ToolCallID] == e
-}
-
 // row computes the tree row text and the filter flags of an entry, with
 // the reference's wording.
-func (ec *entryContext) row(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
+func rowOf(s *sessiontree.Session, e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 	var r rowInfo
 	if e.IsSettings() {
 		r.flags |= flagSettings
@@ -191,15 +230,7 @@ func (ec *entryContext) row(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 				r.flags |= flagEmpty
 			}
 		case sessiontree.RoleToolResult:
-			r.flags |= flagToolResult
-			if call, ok := ec.calls[m.ToolCallID]; ok {
-				r.text = "[" + toolSummary(call.name, call.args) + "]"
-			} else {
-				r.text = "[" + orString(m.ToolName, "tool") + "]"
-			}
-			if ec.embedded(e, b) {
-				r.flags |= flagEmbedded
-			}
+			r.flags |= flagToolResult // the text comes from the call: see scan
 		case sessiontree.RoleBashExecution:
 			r.text = "[bash]: " + flatten(m.Command, rowTextMax)
 		case sessiontree.RoleCustom:
