@@ -140,7 +140,6 @@ type statsRow struct {
 	Input, Output, CacheRead, CacheWrite, Cost string
 }
 
-
 // Render writes the page for s to w.
 func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) error {
 	leaf := opts.Leaf
