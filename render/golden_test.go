@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"canopy/sessiontree"
 )
@@ -88,5 +89,40 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestLargeImageLinear guards against a quadratic path: a session with a
+// picture of a few MB must export in about the time it takes to copy it.
+func TestLargeImageLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 4 MB session")
+	}
+	png := "iVBORw0KGgo" + strings.Repeat("A+/B", 1<<20) // base64 with many '+'
+	lines := []string{
+		`{"type":"session","version":3,"id":"img","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/x"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","mimeType":"image/png","data":"` + png + `="}]}}`,
+	}
+	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "img.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- r.Render(&page, s, Options{}) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("rendering a 4 MB picture did not finish in 20 s: something is quadratic")
+	}
+	if !strings.Contains(page.String(), `<img class="image" src="data:image/png;base64,iVBORw0KGgo`) {
+		t.Error("the picture is not in the page")
 	}
 }
