@@ -43,7 +43,9 @@
   doc.querySelectorAll("#store > template[data-i]").forEach(function (t) {
     templates.set(+t.getAttribute("data-i"), t);
   });
-  Array.prototype.forEach.call(main.children, function (el) {
+  // A copy first: decorating mutates the DOM, and walking the live
+  // children collection meanwhile is quadratic (minutes at 50,000 entries).
+  Array.from(main.children).forEach(function (el) {
     var pos = posOfElement(el);
     if (pos !== undefined) { elements.set(pos, el); decorate(el); }
   });

@@ -1,0 +1,306 @@
+// Command canopybench compares canopy's export with the reference exporter
+// (pi --export) on a set of sessions: export wall time, peak memory and
+// output size, and, in headless Chromium, how fast each page becomes
+// readable and answers a search keystroke, a filter button and a click on
+// a tree row.
+//
+// Run it from the repository (or below it):
+//
+//	go run ./cmd/canopybench [--out DIR] [--inputs LIST] [--shared DIR]
+//	    [--no-reference] [--no-browser] [--runs N] [--browser-runs N]
+//	    [--wait-quiet DUR] [--page-timeout DUR] [--export-timeout DUR]
+//	    [--search-word WORD] [--chromium BIN]
+//
+// For example, a quick run without the browser on the small inputs:
+//
+//	go run ./cmd/canopybench --inputs large-session,gen-10k --no-browser
+//
+// In one run it
+//
+//  1. builds cmd/canopy once into DIR/canopy;
+//  2. prepares the inputs in DIR/inputs: the real sessions of
+//     ../shared/corpus (large-session, before-compaction) when --shared
+//     exists, and synthetic ones written by internal/sessiongen: gen-10k and
+//     gen-100k (branched), chain-5k and chain-50k (linear), images-20x5MB
+//     (40 entries, 20 of them with a 5 MB base64 image). A generated file is
+//     reused while it has the size recorded when it was written;
+//  3. exports each input with DIR/canopy and with
+//     ../shared/tools/reference-export (after one untimed warm-up call that
+//     installs the reference from npm), --runs times each, and records the
+//     median wall time, the peak RSS (the wait4 rusage of the child, which
+//     for the reference's bash script includes the node process it reaps)
+//     and the output size;
+//  4. opens every page from a file:// URL in headless Chromium, each
+//     measurement in a fresh tab with a 60 s limit (--page-timeout):
+//     readable (ms from navigation start until the conversation is in the
+//     DOM and the page's script has filled the tree and its status line),
+//     search (one input event with --search-word in the search box, until the
+//     status line changes and the frame after it is drawn), filter (a click
+//     on the no-tools button, the same way) and click (a click on the tree
+//     row nearest the middle of the tree, until the conversation shows the
+//     entry and the row is selected, plus one drawn frame). Console errors
+//     and uncaught exceptions are reported in the ERR columns;
+//  5. prints one row per input as an aligned table, and writes the same as
+//     Markdown to DIR/results.md and in full to DIR/results.json.
+//
+// A failure for one input or one tool is reported in its cell and the run
+// goes on. --inputs takes a comma-separated subset of the input names; the
+// default DIR is $TMPDIR/canopybench.
+//
+// The machine may be shared. Before each export and each page, the command
+// waits (at most --wait-quiet, default 2m) until other processes, and the
+// hypervisor's steal time, leave the CPUs mostly idle; the column
+// "other CPU %" gives the largest share of the CPUs they took during the
+// row's measurements. Re-run a row (--inputs NAME) whose share is high.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+type options struct {
+	out          string
+	inputs       []string
+	shared       string
+	noReference  bool
+	noBrowser    bool
+	runs         int
+	browserRuns  int
+	pageTimeout  time.Duration
+	exportLimit  time.Duration
+	searchWord   string
+	waitQuiet    time.Duration
+	chromium     string
+	keepOutputs  bool
+	repoRoot     string
+	canopyBinary string
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "canopybench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := pflag.NewFlagSet("canopybench", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVar(&o.out, "out", filepath.Join(os.TempDir(), "canopybench"), "working and results `DIR`")
+	fs.StringSliceVar(&o.inputs, "inputs", nil, "comma-separated input names (default: all): "+strings.Join(inputNames(), ","))
+	fs.StringVar(&o.shared, "shared", "", "the shared `DIR` with corpus/ and tools/ (default: ../shared from the repository root)")
+	fs.BoolVar(&o.noReference, "no-reference", false, "skip the reference exporter")
+	fs.BoolVar(&o.noBrowser, "no-browser", false, "skip the measurements in Chromium")
+	fs.IntVar(&o.runs, "runs", 1, "exports per input and tool; the median wall time is reported")
+	fs.IntVar(&o.browserRuns, "browser-runs", 1, "repetitions of each page measurement; the median is reported")
+	fs.DurationVar(&o.pageTimeout, "page-timeout", 60*time.Second, "time limit of one page measurement (one tab)")
+	fs.DurationVar(&o.exportLimit, "export-timeout", 15*time.Minute, "time limit of one export")
+	fs.StringVar(&o.searchWord, "search-word", "the", "the word typed into the search box")
+	fs.DurationVar(&o.waitQuiet, "wait-quiet", 2*time.Minute, "before each export and page, wait at most this long for other processes to leave the CPUs (mostly) idle; 0: do not wait")
+	fs.StringVar(&o.chromium, "chromium", "", "Chromium `binary` (default: chromium on PATH, else /usr/bin/chromium)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./cmd/canopybench [flags]\n\nBenchmarks canopy export against the reference exporter.\n\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.runs < 1 || o.browserRuns < 1 {
+		return errors.New("--runs and --browser-runs must be at least 1")
+	}
+
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	o.repoRoot = root
+	if o.shared == "" {
+		o.shared = filepath.Join(root, "..", "shared")
+	}
+	if o.out, err = filepath.Abs(o.out); err != nil {
+		return err
+	}
+	for _, d := range []string{o.out, filepath.Join(o.out, "inputs"), filepath.Join(o.out, "pages")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
+	}
+
+	// 1. Our binary.
+	o.canopyBinary = filepath.Join(o.out, "canopy")
+	logf("building %s", o.canopyBinary)
+	build := exec.Command("go", "build", "-o", o.canopyBinary, "./cmd/canopy")
+	build.Dir = root
+	build.Stdout, build.Stderr = stderr, stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("go build ./cmd/canopy: %w", err)
+	}
+
+	// 2. Inputs.
+	specs, err := selectInputs(o.inputs)
+	if err != nil {
+		return err
+	}
+	res := &results{
+		Started:     time.Now().UTC().Format(time.RFC3339),
+		Command:     "go run ./cmd/canopybench " + strings.Join(args, " "),
+		Runs:        o.runs,
+		BrowserRuns: o.browserRuns,
+		SearchWord:  o.searchWord,
+		CPUs:        goruntime.NumCPU(),
+		Revision:    revision(root),
+	}
+
+	// 3. The reference, warmed up once (its first call installs it).
+	ref := newReference(&o, logf)
+	res.Reference = ref.status()
+
+	// 4. The browser.
+	var br *chrome
+	if !o.noBrowser {
+		br, err = startBrowser(o.chromium, filepath.Join(o.out, "chromium-profile"))
+		if err != nil {
+			logf("browser: %v (page measurements are skipped)", err)
+			res.Browser = "unavailable: " + err.Error()
+		} else {
+			defer br.stop()
+			res.Browser = br.version
+		}
+	} else {
+		res.Browser = "skipped (--no-browser)"
+	}
+
+	for _, sp := range specs {
+		row := &row{Input: sp.name}
+		res.Rows = append(res.Rows, row)
+		path, err := sp.prepare(&o, logf)
+		if err != nil {
+			row.Err = "input: " + err.Error()
+			logf("%s: %v", sp.name, err)
+			writeResults(&o, res)
+			continue
+		}
+		benchInput(&o, ref, br, row, path, logf)
+		writeResults(&o, res)
+	}
+	res.Finished = time.Now().UTC().Format(time.RFC3339)
+	if err := writeResults(&o, res); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, textTable(res))
+	fmt.Fprintf(stdout, "\nresults: %s, %s\n", filepath.Join(o.out, "results.md"), filepath.Join(o.out, "results.json"))
+	return nil
+}
+
+// benchInput fills row for one input: both exports, then both pages.
+func benchInput(o *options, ref *reference, br *chrome, row *row, in string, logf func(string, ...any)) {
+	st, err := os.Stat(in)
+	if err != nil {
+		row.Err = err.Error()
+		return
+	}
+	row.Path = in
+	row.SizeBytes = st.Size()
+	row.Entries = countEntries(o.canopyBinary, in)
+	row.LoadAvg = loadAvg()
+	logf("%s: %.1f MB, %d entries, load %s", row.Input, mb(row.SizeBytes), row.Entries, row.LoadAvg)
+
+	pages := filepath.Join(o.out, "pages")
+	ours := filepath.Join(pages, row.Input+".ours.html")
+	theirs := filepath.Join(pages, row.Input+".ref.html")
+
+	quiet := func() {
+		if o.waitQuiet > 0 {
+			if share := waitQuiet(o.waitQuiet); share >= 0.25 {
+				logf("%s: the machine is busy (others use %.0f%% of the CPUs); measuring anyway", row.Input, 100*share)
+			}
+		}
+	}
+	quiet()
+	row.Ours = exportRuns(o, "ours", func(ctx context.Context) *exec.Cmd {
+		return exec.CommandContext(ctx, o.canopyBinary, "export", in, "-o", ours)
+	}, ours)
+	logf("%s: ours %s", row.Input, row.Ours.summary())
+	if ref.ok {
+		quiet()
+		row.Ref = exportRuns(o, "ref", func(ctx context.Context) *exec.Cmd {
+			return exec.CommandContext(ctx, ref.script, in, theirs)
+		}, theirs)
+		logf("%s: ref %s", row.Input, row.Ref.summary())
+	} else {
+		row.Ref = &toolResult{Status: "n/a", Err: ref.reason}
+	}
+
+	if br == nil {
+		return
+	}
+	for _, side := range []struct {
+		tr   *toolResult
+		kind *pageKind
+		name string
+	}{{row.Ours, oursPage, "ours"}, {row.Ref, refPage, "ref"}} {
+		if side.tr.Status != "ok" {
+			continue
+		}
+		quiet()
+		logf("%s: %s page in Chromium", row.Input, side.name)
+		side.tr.Page = br.measure(o, side.tr.Out, side.kind, o.searchWord, logf)
+		logf("%s: %s page %s", row.Input, side.name, side.tr.Page.summary())
+	}
+	row.LoadAvgAfter = loadAvg()
+}
+
+// repoRoot is the nearest directory at or above the working directory
+// whose go.mod declares the module canopy.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), "module canopy") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("run canopybench inside the canopy repository (no go.mod with module canopy above the working directory)")
+		}
+		dir = parent
+	}
+}
+
+// revision names the commit of the working tree that was built, with
+// "+dirty" when it has uncommitted changes.
+func revision(root string) string {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	rev := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		rev += "+dirty"
+	}
+	return rev
+}
