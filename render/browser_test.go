@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -30,6 +29,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"canopy/internal/chromium"
 	"canopy/render"
 	"canopy/sessiontree"
 )
@@ -71,13 +71,7 @@ func browserContext(t *testing.T) context.Context {
 }
 
 func startBrowser() {
-	var bin string
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
+	bin := chromium.Find()
 	if bin == "" {
 		browser.skip = "chromium not found"
 		return
@@ -88,21 +82,7 @@ func startBrowser() {
 		return
 	}
 	browser.userDataDir = dir
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(dir),
-		// Wider than the page's 900px breakpoint: the sidebar is shown,
-		// not a closed drawer.
-		chromedp.WindowSize(1280, 1000),
-	)
+	opts := chromium.Options(bin, dir)
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
 	browser.cancelAlloc, browser.cancel = acancel, bcancel

@@ -49,25 +49,28 @@ type Options struct {
 // Renderer renders pages. It is safe for concurrent use; make one and
 // reuse it (building it compiles templates and minifies the assets).
 type Renderer struct {
-	md     goldmark.Markdown
-	hl     *highlighter
-	page   *template.Template
-	css    string // minified stylesheet, chroma's included
-	js     string // minified script
-	csp    string
-	minify *minify.M
+	md   goldmark.Markdown
+	hl   *highlighter
+	page *template.Template
+	css  string // minified stylesheet, chroma's included
+	js   string // minified script
+	csp  string
 }
 
 // New builds a Renderer.
 func New() (*Renderer, error) {
 	hl := newHighlighter()
 	r := &Renderer{md: newMarkdown(hl), hl: hl}
-	r.minify = minify.New()
-	r.minify.AddFunc("text/css", mincss.Minify)
-	r.minify.AddFunc("application/javascript", minjs.Minify)
-	// The templates are minified once, here, as Go templates: what they
-	// produce around the entries then needs no minifying, and the page is
-	// written straight out without a second pass over it.
+	// Everything is minified once, here: the stylesheet, the script, and
+	// the templates as Go templates, so that what they produce needs no
+	// minifying and the page is written straight out, without a second
+	// pass over it.
+	m := minify.New()
+	m.AddFunc("text/css", mincss.Minify)
+	m.AddFunc("application/javascript", minjs.Minify)
+	// The templates get a minifier of their own, for HTML only: with CSS
+	// and JS registered it would also "minify" the {{.CSS}} and {{.JS}}
+	// actions inside <style> and <script>.
 	tm := minify.New()
 	tm.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true,
 		TemplateDelims: minhtml.GoTemplateDelims})
@@ -90,10 +93,10 @@ func New() (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chroma stylesheet: %w", err)
 	}
-	if r.css, err = r.minify.String("text/css", assets.CSS+"\n"+chroma); err != nil {
+	if r.css, err = m.String("text/css", assets.CSS+"\n"+chroma); err != nil {
 		return nil, fmt.Errorf("minifying page.css: %w", err)
 	}
-	if r.js, err = r.minify.String("application/javascript", assets.JS); err != nil {
+	if r.js, err = m.String("application/javascript", assets.JS); err != nil {
 		return nil, fmt.Errorf("minifying page.js: %w", err)
 	}
 	// The inline script and style are written as they are: their hashes

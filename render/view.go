@@ -116,7 +116,7 @@ func scan(s *sessiontree.Session) *entryContext {
 		if err != nil {
 			b = nil
 		}
-		per[i].row = rowOf(s, e, b)
+		per[i].row = rowOf(e, b)
 		if b == nil || b.Message == nil {
 			return
 		}
@@ -193,7 +193,7 @@ func descends(e, ancestor *sessiontree.Entry) bool {
 
 // row computes the tree row text and the filter flags of an entry, with
 // the reference's wording.
-func rowOf(s *sessiontree.Session, e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
+func rowOf(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 	var r rowInfo
 	if e.IsSettings() {
 		r.flags |= flagSettings

@@ -259,13 +259,12 @@ func (p *parsed) extra() lineExtra {
 
 // decodeLines decodes every line, spread over the machine's cores: lines
 // are independent, and decoding is the bulk of the load time.
-func decodeLines(out []parsed, none *Detail) []parsed {
-	lines := out
-	// Entries live in one slab; the parse-only fields of parsed are
-	// garbage once the load is done.
+func decodeLines(lines []parsed, none *Detail) []parsed {
+	// Entries live in one slab; the per-line records are garbage once the
+	// load is done.
 	slab := make([]Entry, len(lines))
-	for i := range out {
-		out[i].entry = &slab[i]
+	for i := range lines {
+		lines[i].entry = &slab[i]
 	}
 	workers := runtime.GOMAXPROCS(0)
 	if len(lines) < 256 {
@@ -284,13 +283,13 @@ func decodeLines(out []parsed, none *Detail) []parsed {
 			var h head
 			in := interner{}
 			for i := lo; i < hi; i++ {
-				decodeLine(&h, &out[i], none)
-				in.entry(out[i].entry)
+				decodeLine(&h, &lines[i], none)
+				in.entry(lines[i].entry)
 			}
 		}()
 	}
 	wg.Wait()
-	return out
+	return lines
 }
 
 func decodeLine(h *head, p *parsed, none *Detail) {
@@ -367,7 +366,6 @@ func describe(err error) string {
 
 func (s *Session) loadJSONL(data []byte) error {
 	results := decodeLines(splitLines(data), s.noDetail)
-	lines := results
 
 	// Header: the first "session" object. oh-my-pi may put a "title" line
 	// before it.
@@ -384,7 +382,7 @@ func (s *Session) loadJSONL(data []byte) error {
 			if headerAt < 0 {
 				headerAt = i
 				if sawEntry {
-					s.diag(int(lines[i].n), SevWarning, "session header is not the first line")
+					s.diag(int(results[i].n), SevWarning, "session header is not the first line")
 				}
 			}
 		case "title":
@@ -395,7 +393,7 @@ func (s *Session) loadJSONL(data []byte) error {
 	if valid == 0 {
 		for i := range results {
 			if results[i].err != nil {
-				return fmt.Errorf("line %d: %s: %w", int(lines[i].n), describe(results[i].err), ErrNotSession)
+				return fmt.Errorf("line %d: %s: %w", int(results[i].n), describe(results[i].err), ErrNotSession)
 			}
 		}
 		return ErrNotSession

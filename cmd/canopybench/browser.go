@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,6 +20,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"canopy/internal/chromium"
 )
 
 // pageKind says how to read one exporter's page.
@@ -126,11 +127,7 @@ type chrome struct {
 
 func startBrowser(bin, profile string) (*chrome, error) {
 	if bin == "" {
-		if p, err := exec.LookPath("chromium"); err == nil {
-			bin = p
-		} else {
-			bin = "/usr/bin/chromium"
-		}
+		bin = chromium.Find()
 	}
 	if _, err := os.Stat(bin); err != nil {
 		return nil, err
@@ -139,19 +136,7 @@ func startBrowser(bin, profile string) (*chrome, error) {
 	if err := os.MkdirAll(profile, 0o755); err != nil {
 		return nil, err
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 1000), // wider than both pages' 900px breakpoint: the sidebar shows
-	)
+	opts := chromium.Options(bin, profile)
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
 	c := &chrome{ctx: bctx, cancel: bcancel, cancelAlloc: acancel, bin: bin, profile: profile}
