@@ -13,3 +13,11 @@ var CSS string
 //
 //go:embed page.js
 var JS string
+
+// IndexCSS and IndexJS style and script an archive's index page.
+//
+//go:embed index.css
+var IndexCSS string
+
+//go:embed index.js
+var IndexJS string

@@ -112,6 +112,10 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 			}
 		}
 		v.Meta = strings.Join(meta, " · ")
+		if e.Silent {
+			v.Silent = true
+			v.Notes = append(v.Notes, note{"info", "Silent turn (NO_REPLY): not delivered to the user"})
+		}
 		switch m.StopReason {
 		case "error":
 			v.Notes = append(v.Notes, note{"error", "Error: " + orString(m.ErrorMessage, "the request failed")})

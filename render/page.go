@@ -44,6 +44,29 @@ type Options struct {
 	// file: what was left out (shown in the header), and that file's hash.
 	Omitted        []string
 	OriginalSHA256 string
+
+	// Nav places the page among others (an archive's): breadcrumbs and
+	// links to related sessions. nil for a page on its own.
+	Nav *Nav
+}
+
+// Nav is a page's place in an archive. Hrefs are relative to the page, so
+// that the archive works from any directory and from file://.
+type Nav struct {
+	Trail   []Link    // breadcrumbs: from the archive's index down to this page's parent
+	Related []Related // forks, parents, child tasks, topics
+}
+
+// Link is one link of a Nav. A link with no Href is shown as text: a
+// related session that is not in the archive.
+type Link struct {
+	Href, Text string
+}
+
+// Related is a kind of relation and the sessions it links to.
+type Related struct {
+	Name  string // "Forked from", "Forks", "Child tasks", …
+	Links []Link
 }
 
 // Renderer renders pages. It is safe for concurrent use; make one and
@@ -126,6 +149,7 @@ type pageData struct {
 	Diagnostics                    []string
 	Omitted                        []string
 	OriginalSHA256                 string
+	Nav                            *Nav
 	TreeJSON                       template.JS
 	HasSource                      bool
 	SourceJSON                     template.JS
@@ -226,7 +250,11 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		models = append(models, modelName(m.Provider, m.ModelID))
 	}
 	d.Models = strings.Join(models, ", ")
+	d.Nav = opts.Nav
 	for _, c := range s.ChildSessions {
+		if d.Nav != nil {
+			break // the archive links them
+		}
 		d.ChildSessions = append(d.ChildSessions, c.Session+prefixed(" · task ", c.TaskID))
 	}
 	for _, dg := range s.Diagnostics {

@@ -20,6 +20,7 @@ const (
 	flagUser                   // a user message
 	flagEmpty                  // an assistant message with no text that did not fail: hidden
 	flagEmbedded               // shown inside its tool call's card, no block of its own
+	flagSilent                 // a NO_REPLY assistant turn, never delivered to the user
 )
 
 // Filter modes of the tree, as in the reference.
@@ -35,6 +36,7 @@ type entryView struct {
 	Parts   []part
 	Notes   []note // flags under the entry: errors, aborts, hidden-from-user, …
 	Meta    string // small print: model, tokens
+	Silent  bool   // a NO_REPLY turn, never delivered to the user
 }
 
 // part is one piece of an entry's body, in order. Exactly one field is
@@ -197,6 +199,9 @@ func rowOf(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 	var r rowInfo
 	if e.IsSettings() {
 		r.flags |= flagSettings
+	}
+	if e.Silent {
+		r.flags |= flagSilent
 	}
 	var m *sessiontree.Message
 	if b != nil {

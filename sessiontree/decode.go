@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strings"
@@ -158,15 +159,47 @@ func usageOf(o *lobj[headUsage]) *Usage {
 // base64 and are only needed when rendering.
 type blockHeads struct {
 	toolCalls int
+	silent    bool // the first text starts with NO_REPLY
+}
+
+// silentMark opens a gateway's silent housekeeping reply, one never
+// delivered to the user.
+const silentMark = "NO_REPLY"
+
+// startsSilent reports whether a raw JSON string starts, past leading
+// whitespace, with silentMark; it looks at the raw bytes so that no text is
+// copied at load.
+func startsSilent(raw []byte) bool {
+	if len(raw) == 0 || raw[0] != '"' {
+		return false
+	}
+	raw = raw[1:]
+	for len(raw) > 0 {
+		switch {
+		case raw[0] == ' ' || raw[0] == '\t' || raw[0] == '\n' || raw[0] == '\r':
+			raw = raw[1:]
+		case len(raw) >= 2 && raw[0] == '\\' && (raw[1] == 'n' || raw[1] == 't' || raw[1] == 'r'):
+			raw = raw[2:]
+		default:
+			return bytes.HasPrefix(raw, []byte(silentMark))
+		}
+	}
+	return false
 }
 
 func (b *blockHeads) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	if d.PeekKind() == '"' {
+		v, err := d.ReadValue()
+		b.silent = startsSilent(v)
+		return err
+	}
 	if d.PeekKind() != '[' {
 		return d.SkipValue()
 	}
 	if _, err := d.ReadToken(); err != nil {
 		return err
 	}
+	sawText := false
 	for d.PeekKind() != ']' {
 		if d.PeekKind() != '{' {
 			// Not a block (a bare string, a number): skip it rather than
@@ -177,16 +210,32 @@ func (b *blockHeads) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 			continue
 		}
 		var blk struct {
-			Type lstr `json:"type"`
+			Type lstr      `json:"type"`
+			Text rawPrefix `json:"text"`
 		}
 		if err := json.UnmarshalDecode(d, &blk); err != nil {
 			return err
 		}
-		if blk.Type == "toolCall" {
+		switch blk.Type {
+		case "toolCall":
 			b.toolCalls++
+		case "text":
+			if !sawText {
+				sawText, b.silent = true, bool(blk.Text)
+			}
 		}
 	}
 	_, err := d.ReadToken()
+	return err
+}
+
+// rawPrefix decodes a JSON string into whether it starts with silentMark,
+// without copying it.
+type rawPrefix bool
+
+func (p *rawPrefix) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	v, err := d.ReadValue()
+	*p = rawPrefix(startsSilent(v))
 	return err
 }
 
@@ -286,6 +335,7 @@ func (e *Entry) fill(h *head, none *Detail) {
 			e.StopReason = string(m.StopReason)
 			e.Usage = usageOf(&m.Usage)
 			e.ToolCalls = m.Content.toolCalls
+			e.Silent = e.Role == RoleAssistant && m.Content.silent
 			e.ToolName = string(m.ToolName)
 			if e.Role == RoleCustom {
 				d.CustomType = string(m.CustomType)

@@ -47,6 +47,9 @@ type Entry struct {
 	Timestamp string // as written
 	Time      time.Time
 	TimeOK    bool // Timestamp parsed as RFC 3339
+	// Silent: an assistant message whose reply starts with NO_REPLY, a
+	// gateway's housekeeping turn that was never delivered to the user.
+	Silent bool
 
 	// Raw is the entry's JSON as it is in the input: the source of truth.
 	// For v1 files it has no id or parentId; ID and ParentID are ours.

@@ -1742,3 +1742,36 @@ func TestLoadDoesNotModifyInput(t *testing.T) {
 		})
 	}
 }
+
+func TestSilentReplies(t *testing.T) {
+	cases := []struct {
+		name, content string
+		want          bool
+	}{
+		{"first text", `[{"type":"text","text":"NO_REPLY"}]`, true},
+		{"after whitespace", `[{"type":"text","text":"\n  NO_REPLY: nothing to say"}]`, true},
+		{"after thinking", `[{"type":"thinking","thinking":"hm"},{"type":"text","text":"NO_REPLY"}]`, true},
+		{"text before type", `[{"text":"NO_REPLY","type":"text"}]`, true},
+		{"string content", `"NO_REPLY"`, true},
+		{"later text only", `[{"type":"text","text":"Done."},{"type":"text","text":"NO_REPLY"}]`, false},
+		{"mid sentence", `[{"type":"text","text":"I said NO_REPLY"}]`, false},
+		{"lower case", `[{"type":"text","text":"no_reply"}]`, false},
+		{"empty", `[]`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, role := range []string{"assistant", "user"} {
+				src := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}` + "\n" +
+					`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"` + role + `","content":` + c.content + `}}` + "\n"
+				s, err := Load([]byte(src), "t.jsonl")
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := c.want && role == "assistant"
+				if got := s.Entries[0].Silent; got != want {
+					t.Errorf("%s: Silent = %v, want %v", role, got, want)
+				}
+			}
+		})
+	}
+}

@@ -4,7 +4,8 @@ package templates
 
 import "embed"
 
-// FS holds page.html and entry.html.
+// FS holds page.html and entry.html (a session's page) and index.html
+// (an archive's index).
 //
 //go:embed *.html
 var FS embed.FS

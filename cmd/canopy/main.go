@@ -43,6 +43,8 @@ func commands() []command {
 		{"export", "render a session as one self-contained HTML page", "canopy export session.jsonl -o session.html", runExport},
 		{"inspect", "describe a session: tree, leaf, labels, usage, problems", "canopy inspect session.jsonl --json", runInspect},
 		{"scan", "list the credentials in a session; exit 1 when there are any", "canopy scan session.jsonl", runScan},
+		{"archive", "make or update a browsable, verifiable archive of session directories", "canopy archive ~/.pi/agent/sessions -o archive/", runArchive},
+		{"verify", "re-check an archive's pages against its manifest; exit 1 on any mismatch", "canopy verify archive/", runVerify},
 	}
 }
 

@@ -1,0 +1,535 @@
+package archive
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"canopy/internal/sessiongen"
+)
+
+// fixtures copies testdata/archive (pi directories, a gateway store, Flue
+// documents) into a temporary directory and returns the SRC arguments, as
+// paths relative to the new working directory the test moves into.
+func fixtures(t *testing.T) (srcs []string, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "src"), os.DirFS(filepath.Join(cwdAtStart, "../testdata/archive"))); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	return []string{"src/pi", "src/gateway", "src/flue"}, dir
+}
+
+func run(t *testing.T, srcs []string, out string, o Options) *Result {
+	t.Helper()
+	if o.Version == "" {
+		o.Version = "test"
+	}
+	res, err := Run(srcs, out, o)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+func manifest(t *testing.T, out string) *Manifest {
+	t.Helper()
+	m, err := readManifest(out)
+	if err != nil || m == nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	return m
+}
+
+func page(t *testing.T, out string, m *Manifest, source string) string {
+	t.Helper()
+	for _, s := range m.Sessions {
+		if strings.HasSuffix(s.Source, source) {
+			b, err := os.ReadFile(filepath.Join(out, s.Page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	t.Fatalf("no page for %s", source)
+	return ""
+}
+
+const (
+	piParent = "2026-05-01T10-00-00-000Z_0196a000-0000-7000-8000-000000000001.jsonl"
+	piFork   = "2026-05-02T09-00-00-000Z_0196a000-0000-7000-8000-000000000002.jsonl"
+	gwMain   = "7d3c1b9e-1111-4222-8333-444455556666.jsonl"
+	gwTopic  = "7d3c1b9e-1111-4222-8333-444455556666-topic-42.jsonl"
+	gwCron   = "7d3c1b9e-9999-4222-8333-444455557777.jsonl"
+)
+
+func TestArchiveLayouts(t *testing.T) {
+	srcs, _ := fixtures(t)
+	res := run(t, srcs, "out", Options{})
+	if res.Sessions != 8 || res.Rendered != 8 {
+		t.Errorf("sessions %d, rendered %d; want 8 and 8", res.Sessions, res.Rendered)
+	}
+	// The broken .jsonl is reported; the .json that is no Flue document
+	// (settings.json) is passed over in silence.
+	if len(res.Problems) != 1 || !strings.HasSuffix(res.Problems[0].Path, "broken.jsonl") || !strings.Contains(res.Problems[0].Error, "line 1") {
+		t.Errorf("problems = %+v, want broken.jsonl at line 1", res.Problems)
+	}
+	m := manifest(t, "out")
+	formats := map[string]string{}
+	for _, s := range m.Sources {
+		formats[filepath.Base(s.Path)] = s.Format
+		if len(s.SHA256) != 64 || s.Size <= 0 {
+			t.Errorf("source %s: size %d sha256 %q", s.Path, s.Size, s.SHA256)
+		}
+	}
+	for name, want := range map[string]string{
+		piParent: "pi v3", "2026-04-01T08-00-00-000Z_legacy.jsonl": "pi v1", "sessions.json": FormatGateway,
+		"session-root.json": "flue v3", gwTopic: "pi v3",
+	} {
+		if formats[name] != want {
+			t.Errorf("format of %s = %q, want %q", name, formats[name], want)
+		}
+	}
+	if _, ok := formats["settings.json"]; ok {
+		t.Error("settings.json is in the manifest's sources")
+	}
+
+	// Links both ways, as breadcrumbs and related lists.
+	cases := []struct {
+		source string
+		want   []string
+	}{
+		{piFork, []string{`<dt>Forked from</dt><dd><ul class="related"><li><a href="` + strings.TrimSuffix(piParent, ".jsonl") + `.html">Add a checkout button`,
+			`<li><a href="` + strings.TrimSuffix(piParent, ".jsonl") + `.html">Add a checkout button to the cart page</a></li><li aria-current="page">Blue checkout button</li>`,
+			`<a href="../../../index.html">Archive</a>`, `<a href="../../../index.html#` + projectAnchor("/home/ada/shop") + `">/home/ada/shop</a>`}},
+		{piParent, []string{`<dt>Forks</dt><dd><ul class="related"><li><a href="` + strings.TrimSuffix(piFork, ".jsonl") + `.html">Blue checkout button</a>`}},
+		{"session-root.json", []string{`<dt>Child tasks</dt><dd><ul class="related"><li><a href="session-task-1.html">Run the tests</a></li><li>session-task-lost · task task-2 (not in the archive)</li>`}},
+		{"session-task-1.json", []string{`<dt>Task of</dt><dd><ul class="related"><li><a href="session-root.html">Review the pull request`}},
+		{gwMain, []string{`<dt>Topics</dt><dd><ul class="related"><li><a href="` + strings.TrimSuffix(gwTopic, ".jsonl") + `.html">`, `<dt>Gateway key</dt><dd><ul class="related"><li>agent:main:main</li>`,
+			`class="entry k-assistant silent"`, "Silent turn (NO_REPLY): not delivered to the user"}},
+		{gwTopic, []string{`<dt>Topic of</dt>`, `<li>agent:main:main · topic 42</li>`}},
+		{gwCron, []string{`<li>cron:nightly-report</li>`, `class="entry k-assistant silent"`}},
+	}
+	for _, c := range cases {
+		p := page(t, "out", m, c.source)
+		for _, w := range c.want {
+			if !strings.Contains(p, w) {
+				t.Errorf("page of %s lacks %s", c.source, w)
+			}
+		}
+	}
+	if p := page(t, "out", m, piParent); strings.Contains(p, " silent") && strings.Contains(p, `k-assistant silent`) {
+		t.Error("a session without NO_REPLY turns has silent entries")
+	}
+
+	index, err := os.ReadFile("out/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		`<section class="project" id="` + projectAnchor("/home/ada/shop") + `">`, `<h2>/home/ada/shop</h2>`,
+		`<a href="sessions/pi/--home-ada-shop--/` + strings.TrimSuffix(piFork, ".jsonl") + `.html">Blue checkout button</a>`,
+		"fork of Add a checkout button to the cart page", "1 fork",
+		"key cron:nightly-report · Nightly report · cron", "key agent:main:main · Ada (DM) · direct · 1 compactions",
+		"1 silent turn (NO_REPLY, not delivered)", "task of Review the pull request", "2 child tasks", "topic of What is on my calendar today?",
+		"8 sessions in 4 projects", "<code>src/pi/--home-ada-shop--/broken.jsonl</code>",
+		`http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-`,
+	} {
+		if !bytes.Contains(index, []byte(w)) {
+			t.Errorf("index lacks %s", w)
+		}
+	}
+	findings, ok, err := Verify("out")
+	if err != nil || !ok {
+		t.Errorf("Verify: ok %v, err %v, findings %+v", ok, err, findings)
+	}
+}
+
+func TestArchiveIsDeterministic(t *testing.T) {
+	srcs, _ := fixtures(t)
+	run(t, srcs, "a", Options{Jobs: 1})
+	run(t, srcs, "b", Options{Jobs: 4})
+	a, b := tree(t, "a"), tree(t, "b")
+	if len(a) != len(b) || len(a) < 10 {
+		t.Fatalf("%d files against %d", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+// tree reads every file under dir.
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestArchiveIncremental(t *testing.T) {
+	srcs, _ := fixtures(t)
+	run(t, srcs, "out", Options{})
+	before := manifest(t, "out")
+	stat := map[string]os.FileInfo{}
+	content := tree(t, "out")
+	for _, p := range before.Pages {
+		fi, err := os.Stat(filepath.Join("out", p.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stat[p.Path] = fi
+	}
+
+	// Nothing changed: nothing is rendered, and every file is the same.
+	res := run(t, srcs, "out", Options{})
+	if res.Rendered != 0 || res.Kept != 8 || res.Removed != 0 {
+		t.Errorf("no-change re-run: %+v", res)
+	}
+
+	// One session grows, one unrelated session is deleted.
+	legacy := "src/pi/--home-ada-blog--/2026-04-01T08-00-00-000Z_legacy.jsonl"
+	if err := os.Remove(legacy); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile("src/gateway/agents/main/sessions/"+gwCron, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"message","id":"c3","parentId":"c2","timestamp":"2026-05-07T02:00:00.000Z","message":{"role":"user","content":"and today?","timestamp":0}}` + "\n")
+	f.Close()
+	res = run(t, srcs, "out", Options{})
+	if res.Rendered != 1 || res.Kept != 6 || res.Removed != 1 {
+		t.Errorf("re-run after one change and one deletion: rendered %d kept %d removed %d; want 1, 6, 1", res.Rendered, res.Kept, res.Removed)
+	}
+	after := manifest(t, "out")
+	for _, p := range after.Pages {
+		fi, err := os.Stat(filepath.Join("out", p.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Kept pages are the same files (linked, not rewritten); the
+		// others have new content. (Inode numbers may be reused, so a
+		// rewritten file is told by its content.)
+		if strings.HasSuffix(p.Source, gwCron) || p.Path == "index.html" {
+			if bytes.Equal(content[filepath.FromSlash(p.Path)], mustReadBytes(t, filepath.Join("out", p.Path))) {
+				t.Errorf("%s: unchanged, want it made again", p.Path)
+			}
+		} else if old, ok := stat[p.Path]; !ok || !os.SameFile(old, fi) {
+			t.Errorf("%s: not the same file as before", p.Path)
+		}
+	}
+	if _, err := os.Stat("out/sessions/pi/--home-ada-blog--/2026-04-01T08-00-00-000Z_legacy.html"); !os.IsNotExist(err) {
+		t.Errorf("the deleted session's page is still there: %v", err)
+	}
+	if _, ok, _ := Verify("out"); !ok {
+		t.Error("Verify fails after the incremental run")
+	}
+
+	// A page tampered with in the archive is made again, not kept.
+	target := filepath.Join("out", after.Pages[1].Path) // [0] is index.html
+	if err := os.WriteFile(target, []byte("tampered"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = run(t, srcs, "out", Options{})
+	if res.Rendered != 1 {
+		t.Errorf("re-run after tampering: rendered %d, want 1", res.Rendered)
+	}
+
+	// A new fork relates to its parent: both pages are made again.
+	fork := strings.Replace(mustRead(t, "src/pi/--home-ada-shop--/"+piFork), "0196a000-0000-7000-8000-000000000002", "0196a000-0000-7000-8000-000000000003", 1)
+	if err := os.WriteFile("src/pi/--home-ada-shop--/2026-05-03T09-00-00-000Z_0196a000-0000-7000-8000-000000000003.jsonl", []byte(fork), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = run(t, srcs, "out", Options{})
+	if res.Rendered != 2 {
+		t.Errorf("re-run after a new fork: rendered %d, want 2 (the fork and its parent)", res.Rendered)
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	return string(mustReadBytes(t, p))
+}
+
+func mustReadBytes(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestVerifyFindsTampering(t *testing.T) {
+	srcs, _ := fixtures(t)
+	run(t, srcs, "out", Options{})
+	m := manifest(t, "out")
+	cases := []struct {
+		name    string
+		do      func()
+		problem string
+	}{
+		{"changed page", func() { appendTo(t, filepath.Join("out", m.Pages[1].Path), "<script>x</script>") }, "changed"},
+		{"missing page", func() { os.Remove(filepath.Join("out", m.Pages[2].Path)) }, "missing"},
+		{"extra file", func() { os.WriteFile("out/sessions/extra.html", []byte("x"), 0o644) }, "unexpected"},
+		{"changed index", func() { appendTo(t, "out/index.html", " ") }, "changed"},
+		{"changed source", func() { appendTo(t, "src/pi/--home-ada-shop--/"+piParent, "\n") }, "source changed"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.do()
+			findings, ok, err := Verify("out")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok {
+				t.Fatal("Verify says ok")
+			}
+			found := false
+			for _, f := range findings {
+				found = found || strings.HasPrefix(f.Problem, c.problem)
+			}
+			if !found {
+				t.Errorf("no %q finding in %+v", c.problem, findings)
+			}
+		})
+	}
+	// A source that is gone is a note, not a mismatch.
+	run(t, srcs, "out2", Options{})
+	os.Remove("src/flue/session-task-1.json")
+	findings, ok, err := Verify("out2")
+	if err != nil || !ok || len(findings) != 1 || !strings.HasPrefix(findings[0].Problem, "source missing") {
+		t.Errorf("Verify with a source gone: ok %v, err %v, findings %+v", ok, err, findings)
+	}
+}
+
+func appendTo(t *testing.T, p, s string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(s)
+	f.Close()
+}
+
+func TestArchiveRefusesAForeignDirectory(t *testing.T) {
+	srcs, _ := fixtures(t)
+	os.MkdirAll("out", 0o755)
+	os.WriteFile("out/thesis.tex", []byte("years of work"), 0o644)
+	if _, err := Run(srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "not replacing it") {
+		t.Errorf("Run into a directory that is not an archive: %v", err)
+	}
+	if b, err := os.ReadFile("out/thesis.tex"); err != nil || string(b) != "years of work" {
+		t.Errorf("the directory's file was touched: %q %v", b, err)
+	}
+}
+
+func TestArchiveSkipsItsOwnOutput(t *testing.T) {
+	_, _ = fixtures(t)
+	// The archive inside the directory it archives: its pages are not
+	// sources on the next run.
+	run(t, []string{"src"}, "src/archive", Options{})
+	res := run(t, []string{"src"}, "src/archive", Options{})
+	if res.Sessions != 8 || res.Rendered != 0 {
+		t.Errorf("second run over a source holding the archive: %+v", res)
+	}
+}
+
+func TestRecoverSwap(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	old := siblingPath(out, "old")
+	// A run died between moving the old archive aside and moving the new
+	// one in: the next run puts the old one back first.
+	os.MkdirAll(old, 0o755)
+	os.WriteFile(filepath.Join(old, ManifestName), []byte(`{"canopy":"x"}`), 0o644)
+	if err := recoverSwap(out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, ManifestName)); err != nil {
+		t.Errorf("archive not restored: %v", err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("aside copy left: %v", err)
+	}
+}
+
+// cwdAtStart is the package directory: tests move into temporary ones.
+var cwdAtStart string
+
+// TestMain lets the interrupted-run test run an archive in a child process
+// (this test binary) that it can kill.
+func TestMain(m *testing.M) {
+	cwdAtStart, _ = os.Getwd()
+	if out := os.Getenv("CANOPY_ARCHIVE_CHILD"); out != "" {
+		_, err := Run(strings.Split(os.Getenv("CANOPY_ARCHIVE_SRCS"), ","), out, Options{Version: "test", Jobs: 1})
+		if err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestInterruptedRunLeavesTheArchive(t *testing.T) {
+	srcs, _ := fixtures(t)
+	run(t, srcs, "out", Options{})
+	before := tree(t, "out")
+	// Enough new work that the child is killed while rendering: sessions
+	// of a few MB each.
+	os.MkdirAll("src/pi/--home-ada-big--", 0o755)
+	for i := range 6 {
+		f, err := os.Create(filepath.Join("src/pi/--home-ada-big--", "big-"+string(rune('a'+i))+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sessiongen.Generate(f, sessiongen.Config{Entries: 3000, Shape: sessiongen.ShapeBranched, Seed: uint64(i + 1)}); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	for attempt, wait := range []time.Duration{0, 50 * time.Millisecond, 300 * time.Millisecond} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CANOPY_ARCHIVE_CHILD=out", "CANOPY_ARCHIVE_SRCS="+strings.Join(srcs, ","))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill it once the staging directory holds a page of the big
+		// sessions (mid-way), or after `wait` on later attempts.
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			if attempt == 0 {
+				if ents, _ := os.ReadDir(filepath.Join(siblingPath("out", "staging"), "sessions/pi/--home-ada-big--")); len(ents) > 0 {
+					break
+				}
+			} else if time.Since(deadline.Add(-30*time.Second)) > wait {
+				break
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		if cmd.ProcessState.Success() {
+			t.Fatalf("attempt %d: the run finished before it was killed: make it longer", attempt)
+		}
+		after := tree(t, "out")
+		if len(after) != len(before) {
+			t.Fatalf("attempt %d: %d files after the killed run, %d before", attempt, len(after), len(before))
+		}
+		for name, data := range before {
+			if !bytes.Equal(data, after[name]) {
+				t.Errorf("attempt %d: %s changed by a killed run", attempt, name)
+			}
+		}
+		if _, ok, err := Verify("out"); !ok || err != nil {
+			t.Errorf("attempt %d: the old archive does not verify: %v", attempt, err)
+		}
+	}
+	// The next run completes, and replaces what the killed one left.
+	res := run(t, srcs, "out", Options{})
+	if res.Sessions != 14 {
+		t.Errorf("sessions after the full run: %d, want 14", res.Sessions)
+	}
+	if _, err := os.Stat(siblingPath("out", "staging")); !os.IsNotExist(err) {
+		t.Errorf("staging directory left behind: %v", err)
+	}
+	if _, ok, _ := Verify("out"); !ok {
+		t.Error("Verify fails after the full run")
+	}
+}
+
+// The manifest is plain, stable JSON: a reader can diff two archives'.
+func TestManifestIsStableJSON(t *testing.T) {
+	srcs, _ := fixtures(t)
+	run(t, srcs, "out", Options{})
+	var v map[string]any
+	if err := json.Unmarshal([]byte(mustRead(t, "out/manifest.json")), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"canopy", "flags", "sources", "pages", "sessions", "skipped"} {
+		if _, ok := v[k]; !ok {
+			t.Errorf("manifest lacks %q", k)
+		}
+	}
+	pages := v["pages"].([]any)
+	for _, p := range pages {
+		p := p.(map[string]any)
+		if p["canopy"] != "test" || p["sha256"] == "" {
+			t.Errorf("page record %v lacks its version or hash", p)
+		}
+	}
+}
+
+func TestArchiveRedacts(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.MkdirAll("src", 0o755)
+	data, err := os.ReadFile(filepath.Join(cwdAtStart, "../testdata/secrets/secrets.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile("src/secrets.jsonl", data, 0o644)
+	secrets := []string{"ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c", "AKIAQ3EGX7LZPKTQ4J2N"}
+	for _, redacted := range []bool{false, true} {
+		out := map[bool]string{false: "plain", true: "redacted"}[redacted]
+		run(t, []string{"src"}, out, Options{Redact: redacted})
+		found := map[string]bool{}
+		for name, b := range tree(t, out) {
+			for _, s := range secrets {
+				if bytes.Contains(b, []byte(s)) {
+					found[s] = true
+					if redacted {
+						t.Errorf("%s holds %s", name, s)
+					}
+				}
+			}
+		}
+		if !redacted && len(found) != len(secrets) {
+			t.Errorf("without --redact the archive holds %d of the %d secrets: the test checks nothing", len(found), len(secrets))
+		}
+		index := mustRead(t, filepath.Join(out, "index.html"))
+		if redacted && (!strings.Contains(index, "Deploy with token [REDACTED:") || !strings.Contains(index, "made with --redact")) {
+			t.Error("the redacted index does not show the redacted first prompt and the flag")
+		}
+	}
+}
+
+func TestArchiveSince(t *testing.T) {
+	srcs, _ := fixtures(t)
+	res := run(t, srcs, "out", Options{Since: time.Date(2026, 5, 5, 0, 0, 0, 0, time.UTC)})
+	// Active on or after 5 May: the gateway's three transcripts and the
+	// two Flue documents; the pi sessions are older.
+	if res.Sessions != 5 {
+		t.Errorf("sessions since 5 May: %d, want 5", res.Sessions)
+	}
+	for _, s := range manifest(t, "out").Sessions {
+		if s.LastActivity < "2026-05-05" {
+			t.Errorf("%s (last active %s) is in the archive", s.Source, s.LastActivity)
+		}
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package archive
+
+import "errors"
+
+// exchange is not available here: swap falls back to two renames.
+func exchange(a, b string) error { return errors.New("no atomic exchange on this system") }

@@ -1,0 +1,235 @@
+package archive
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tdewolff/minify/v2"
+	mincss "github.com/tdewolff/minify/v2/css"
+	minjs "github.com/tdewolff/minify/v2/js"
+
+	"canopy/assets"
+	"canopy/templates"
+)
+
+type indexData struct {
+	CSP, Version, Flags string
+	CSS                 template.CSS
+	JS                  template.JS
+	Total               totals
+	Projects            []projectView
+	Skipped             []Problem
+}
+
+type projectView struct {
+	Name, Anchor string
+	Sessions     []rowView
+	Total        totals
+}
+
+type totals struct {
+	Sessions, Entries, Branches string
+	Input, Output, Cost         string
+	n, entries, branches        int
+	in, out, cost               float64
+}
+
+func (t *totals) add(s *Session) {
+	t.n++
+	t.entries += s.Entries
+	t.branches += s.Branches
+	t.in += s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite
+	t.out += s.Usage.Output
+	t.cost += s.Usage.Cost.Total
+}
+
+func (t *totals) format() {
+	t.Sessions, t.Entries, t.Branches = count(float64(t.n)), count(float64(t.entries)), count(float64(t.branches))
+	t.Input, t.Output, t.Cost = count(t.in), count(t.out), dollars(t.cost)
+}
+
+type rowView struct {
+	Title, Href          string
+	Notes                []string
+	Started, StartedText string
+	Last, LastText       string
+	Entries, Branches    int
+	Models               string
+	Tokens               float64
+	Input, Output, Cost  string
+	CostValue            string
+}
+
+// renderIndex makes index.html: every session, grouped by project, with
+// totals. all is every session the relations were made of (some may have
+// failed to render and are not in ss).
+func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem, version string, flags []string) ([]byte, error) {
+	byPage := map[string]int{}
+	for i, s := range all {
+		byPage[s.Page] = i
+	}
+	inArchive := map[string]bool{}
+	for _, s := range ss {
+		inArchive[s.Page] = true
+	}
+	title := func(j int) string { return all[j].Title }
+	projects := map[string]*projectView{}
+	var d indexData
+	var grand totals
+	for _, s := range ss {
+		p := projects[s.Project]
+		if p == nil {
+			p = &projectView{Name: orString(s.Project, "(no project)"), Anchor: projectAnchor(s.Project)}
+			projects[s.Project] = p
+		}
+		p.Total.add(&s)
+		grand.add(&s)
+		i := byPage[s.Page]
+		r := rowView{
+			Title: s.Title, Href: href("index.html", s.Page),
+			Started: s.Started, StartedText: shortTime(s.Started), Last: s.LastActivity, LastText: shortTime(s.LastActivity),
+			Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "),
+			Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
+			Input:  count(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: count(s.Usage.Output),
+			Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
+		}
+		if g := s.Gateway; g != nil {
+			note := "key " + g.Key + prefixed(" · topic ", g.Topic)
+			for _, x := range []string{g.DisplayName, g.ChatType, g.Subject} {
+				if x != "" && x != s.Title {
+					note += " · " + x
+				}
+			}
+			if g.CompactionCount > 0 {
+				note += fmt.Sprintf(" · %s compactions", count(g.CompactionCount))
+			}
+			r.Notes = append(r.Notes, note)
+		}
+		if s.ID != "" {
+			r.Notes = append(r.Notes, "id "+s.ID)
+		}
+		for _, x := range []struct {
+			what string
+			j    int
+		}{{"fork of", rel.ForkOf[i]}, {"task of", rel.TaskOf[i]}, {"topic of", rel.TopicOf[i]}} {
+			if x.j >= 0 && inArchive[all[x.j].Page] {
+				r.Notes = append(r.Notes, x.what+" "+title(x.j))
+			}
+		}
+		if n := len(rel.Forks[i]); n > 0 {
+			r.Notes = append(r.Notes, plural(n, "fork"))
+		}
+		if n := len(rel.Tasks[i]) + len(rel.Unlinked[i]); n > 0 {
+			r.Notes = append(r.Notes, plural(n, "child task"))
+		}
+		if s.Silent > 0 {
+			r.Notes = append(r.Notes, plural(s.Silent, "silent turn")+" (NO_REPLY, not delivered)")
+		}
+		if s.Diagnostics > 0 {
+			r.Notes = append(r.Notes, plural(s.Diagnostics, "problem")+" reading the file")
+		}
+		p.Sessions = append(p.Sessions, r)
+	}
+	names := make([]string, 0, len(projects))
+	for k := range projects {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p := projects[k]
+		// Newest activity first; the page path breaks ties.
+		sort.SliceStable(p.Sessions, func(i, j int) bool {
+			a, b := p.Sessions[i], p.Sessions[j]
+			if a.Last != b.Last {
+				return a.Last > b.Last
+			}
+			return a.Href < b.Href
+		})
+		p.Total.format()
+		d.Projects = append(d.Projects, *p)
+	}
+	grand.format()
+	d.Total = grand
+	d.Version = version
+	d.Skipped = skipped
+	d.Flags = strings.Join(flags, " ")
+	return executeIndex(&d)
+}
+
+// executeIndex runs the template with the index's own minified CSS and JS
+// and a CSP that allows only them.
+func executeIndex(d *indexData) ([]byte, error) {
+	m := minify.New()
+	m.AddFunc("text/css", mincss.Minify)
+	m.AddFunc("application/javascript", minjs.Minify)
+	c, err := m.String("text/css", assets.IndexCSS)
+	if err != nil {
+		return nil, fmt.Errorf("minifying index.css: %w", err)
+	}
+	j, err := m.String("application/javascript", assets.IndexJS)
+	if err != nil {
+		return nil, fmt.Errorf("minifying index.js: %w", err)
+	}
+	d.CSS, d.JS = template.CSS(c), template.JS(j)
+	d.CSP = "default-src 'none'; script-src '" + cspHash(j) + "'; style-src '" + cspHash(c) + "'; base-uri 'none'; form-action 'none'"
+	src, err := templates.FS.ReadFile("index.html")
+	if err != nil {
+		return nil, err
+	}
+	t, err := template.New("index.html").Parse(string(src))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "index", d); err != nil {
+		return nil, fmt.Errorf("executing the index template: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+func shortTime(s string) string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// count writes a whole number with thousands separators.
+func count(f float64) string {
+	s := strconv.FormatInt(int64(f), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func dollars(f float64) string { return fmt.Sprintf("$%.2f", f) }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

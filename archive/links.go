@@ -1,0 +1,244 @@
+package archive
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"canopy/render"
+)
+
+// Relations are the links between an archive's sessions, by index into
+// the sessions slice.
+type Relations struct {
+	ForkOf   []int // -1 when not a fork, or the parent is not in the archive
+	Forks    [][]int
+	TaskOf   []int
+	Tasks    [][]int
+	TopicOf  []int
+	Topics   [][]int
+	Unlinked [][]string // child tasks named but not in the archive
+}
+
+// parent is the session a page hangs under in its breadcrumbs: the one it
+// was forked from, was a task of, or is a topic of.
+func (r *Relations) parent(i int) int {
+	for _, p := range []int{r.ForkOf[i], r.TaskOf[i], r.TopicOf[i]} {
+		if p >= 0 {
+			return p
+		}
+	}
+	return -1
+}
+
+// relate links sessions: forks to their parent session (header
+// parentSession: a path, a file name or a session id), Flue child tasks
+// (metadata.taskSessions: a session id or a storage key) both ways, and a
+// gateway's topic transcripts to their session.
+func relate(ss []Session) *Relations {
+	n := len(ss)
+	r := &Relations{ForkOf: fill(n), TaskOf: fill(n), TopicOf: fill(n), Forks: make([][]int, n), Tasks: make([][]int, n), Topics: make([][]int, n), Unlinked: make([][]string, n)}
+	byPath := map[string]int{}
+	names := map[string][]int{} // file name, file name less extension, session id
+	addName := func(k string, i int) {
+		if k == "" {
+			return
+		}
+		for _, j := range names[k] {
+			if j == i {
+				return
+			}
+		}
+		names[k] = append(names[k], i)
+	}
+	for i, s := range ss {
+		if abs, err := filepath.Abs(s.Source); err == nil {
+			byPath[abs] = i
+		}
+		base := filepath.Base(s.Source)
+		addName(base, i)
+		addName(strings.TrimSuffix(base, filepath.Ext(base)), i)
+		addName(s.ID, i)
+	}
+	unique := func(k string) int {
+		if m := names[k]; len(m) == 1 {
+			return m[0]
+		}
+		return -1
+	}
+	find := func(i int, ref string) int {
+		if ref == "" {
+			return -1
+		}
+		cands := []string{ref}
+		if !filepath.IsAbs(ref) {
+			cands = append(cands, filepath.Join(filepath.Dir(ss[i].Source), ref))
+		}
+		for _, c := range cands {
+			if abs, err := filepath.Abs(c); err == nil {
+				if j, ok := byPath[abs]; ok {
+					return j
+				}
+			}
+		}
+		// A path from another machine, or an id: by name, when only one
+		// session answers to it.
+		for _, k := range []string{ref, filepath.Base(ref), strings.TrimSuffix(filepath.Base(ref), filepath.Ext(ref))} {
+			if j := unique(k); j >= 0 {
+				return j
+			}
+		}
+		return -1
+	}
+	for i, s := range ss {
+		if j := find(i, s.ParentSession); j >= 0 && j != i {
+			r.ForkOf[i] = j
+		}
+		for _, t := range s.Tasks {
+			j := find(i, t.Session)
+			if j < 0 {
+				j = find(i, t.StorageKey)
+			}
+			switch {
+			case j >= 0 && j != i && r.TaskOf[j] < 0:
+				r.TaskOf[j] = i
+			case j < 0:
+				r.Unlinked[i] = append(r.Unlinked[i], orString(t.Session, t.StorageKey)+prefixed(" · task ", t.TaskID))
+			}
+		}
+	}
+	// Topics: the session of the same store and key that is not a topic.
+	mains := map[[2]string]int{}
+	for i, s := range ss {
+		if g := s.Gateway; g != nil && g.Topic == "" {
+			mains[[2]string{g.Store, g.Key}] = i
+		}
+	}
+	for i, s := range ss {
+		if g := s.Gateway; g != nil && g.Topic != "" {
+			if j, ok := mains[[2]string{g.Store, g.Key}]; ok {
+				r.TopicOf[i] = j
+			}
+		}
+	}
+	// Cycles (a forked from b forked from a) would make endless trails:
+	// a link that closes one is dropped.
+	for i := range ss {
+		seen := map[int]bool{i: true}
+		for p := r.parent(i); p >= 0; p = r.parent(p) {
+			if seen[p] {
+				r.ForkOf[i], r.TaskOf[i], r.TopicOf[i] = -1, -1, -1
+				break
+			}
+			seen[p] = true
+		}
+	}
+	for i := range ss {
+		if j := r.ForkOf[i]; j >= 0 {
+			r.Forks[j] = append(r.Forks[j], i)
+		}
+		if j := r.TaskOf[i]; j >= 0 {
+			r.Tasks[j] = append(r.Tasks[j], i)
+		}
+		if j := r.TopicOf[i]; j >= 0 {
+			r.Topics[j] = append(r.Topics[j], i)
+		}
+	}
+	return r
+}
+
+func fill(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
+
+// projectAnchor is the id of a project's section in the index.
+func projectAnchor(project string) string {
+	sum := sha256.Sum256([]byte(project))
+	return "p-" + hex.EncodeToString(sum[:6])
+}
+
+// href is the relative link from the page at `from` to the archive file
+// `to` (both slash-separated, relative to the archive's root), with every
+// path segment escaped: file names may hold '#', '?' or '%'.
+func href(from, to string) string {
+	fromDir := strings.Split(path.Dir(from), "/")
+	if fromDir[0] == "." {
+		fromDir = nil
+	}
+	segs := strings.Split(to, "/")
+	common := 0
+	for common < len(fromDir) && common < len(segs)-1 && fromDir[common] == segs[common] {
+		common++
+	}
+	rest := segs[common:]
+	for i, s := range rest {
+		rest[i] = url.PathEscape(s)
+	}
+	return strings.Repeat("../", len(fromDir)-common) + strings.Join(rest, "/")
+}
+
+// nav is the breadcrumbs and related links of session i's page.
+func nav(ss []Session, r *Relations, i int) *render.Nav {
+	s := ss[i]
+	link := func(j int) render.Link { return render.Link{Href: href(s.Page, ss[j].Page), Text: ss[j].Title} }
+	links := func(js []int) []render.Link {
+		out := make([]render.Link, len(js))
+		for k, j := range js {
+			out[k] = link(j)
+		}
+		return out
+	}
+	n := &render.Nav{Trail: []render.Link{
+		{Href: href(s.Page, "index.html"), Text: "Archive"},
+		{Href: href(s.Page, "index.html") + "#" + projectAnchor(s.Project), Text: orString(s.Project, "(no project)")},
+	}}
+	var up []render.Link
+	for p := r.parent(i); p >= 0; p = r.parent(p) {
+		up = append(up, link(p))
+	}
+	for k := len(up) - 1; k >= 0; k-- {
+		n.Trail = append(n.Trail, up[k])
+	}
+	add := func(name string, ls []render.Link) {
+		if len(ls) > 0 {
+			n.Related = append(n.Related, render.Related{Name: name, Links: ls})
+		}
+	}
+	if p := r.ForkOf[i]; p >= 0 {
+		add("Forked from", links([]int{p}))
+	} else if s.ParentSession != "" {
+		add("Forked from", []render.Link{{Text: s.ParentSession + " (not in the archive)"}})
+	}
+	add("Forks", links(r.Forks[i]))
+	if p := r.TaskOf[i]; p >= 0 {
+		add("Task of", links([]int{p}))
+	}
+	tasks := links(r.Tasks[i])
+	for _, u := range r.Unlinked[i] {
+		tasks = append(tasks, render.Link{Text: u + " (not in the archive)"})
+	}
+	add("Child tasks", tasks)
+	if p := r.TopicOf[i]; p >= 0 {
+		add("Topic of", links([]int{p}))
+	}
+	add("Topics", links(r.Topics[i]))
+	if g := s.Gateway; g != nil {
+		key := g.Key + prefixed(" · topic ", g.Topic)
+		add("Gateway key", []render.Link{{Text: key}})
+	}
+	return n
+}

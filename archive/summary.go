@@ -1,0 +1,128 @@
+package archive
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"canopy/sessiontree"
+)
+
+// Session is what the archive knows of one session: what its index row
+// shows, how it links to other sessions, and how its page was made. It is
+// kept in the manifest, so that a re-run learns it without loading
+// sessions whose source did not change.
+type Session struct {
+	Source string `json:"source"` // Source.Path
+	Page   string `json:"page"`   // the page, relative to the archive's root, slash-separated
+	Format string `json:"format"` // as the loader names it: pi, oh-my-pi, flue
+
+	ID           string            `json:"id,omitempty"`
+	Title        string            `json:"title"` // the session's name, else its first prompt, else its id
+	Named        bool              `json:"named,omitempty"`
+	Project      string            `json:"project"` // the working directory
+	Started      string            `json:"started,omitempty"`
+	LastActivity string            `json:"lastActivity,omitempty"`
+	Entries      int               `json:"entries"`
+	Branches     int               `json:"branches"` // leaves of the tree
+	Models       []string          `json:"models,omitempty"`
+	Usage        sessiontree.Usage `json:"usage"`
+	Silent       int               `json:"silent,omitempty"` // NO_REPLY turns
+	Gateway      *GatewayInfo      `json:"gateway,omitempty"`
+	Diagnostics  int               `json:"diagnostics,omitempty"`
+
+	// How it links to others, as written in the file.
+	ParentSession string                     `json:"parentSession,omitempty"` // header: the session it was forked from
+	Tasks         []sessiontree.ChildSession `json:"tasks,omitempty"`         // Flue metadata.taskSessions
+}
+
+// summarize reads what the index needs from a loaded session.
+func summarize(s *sessiontree.Session, src Source) Session {
+	out := Session{
+		Source: src.Path, Format: s.Format, ID: s.Header.ID, Project: s.Header.Cwd,
+		Entries: len(s.Entries), ParentSession: s.Header.ParentSession, Tasks: s.ChildSessions,
+		Gateway: src.Gateway, Diagnostics: len(s.Diagnostics) + s.Suppressed,
+	}
+	var first, last time.Time
+	if t, err := time.Parse(time.RFC3339Nano, s.Header.Timestamp); err == nil {
+		first = t
+	}
+	var firstPrompt *sessiontree.Entry
+	for _, e := range s.Entries {
+		if len(e.Children) == 0 {
+			out.Branches++
+		}
+		if e.TimeOK {
+			if first.IsZero() || e.Time.Before(first) {
+				first = e.Time
+			}
+			if e.Time.After(last) {
+				last = e.Time
+			}
+		}
+		if firstPrompt == nil && e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleUser {
+			firstPrompt = e
+		}
+		if e.Silent {
+			out.Silent++
+		}
+	}
+	if !first.IsZero() {
+		out.Started = first.UTC().Format(time.RFC3339)
+	}
+	if !last.IsZero() {
+		out.LastActivity = last.UTC().Format(time.RFC3339)
+	}
+	st := s.Stats(s.Entries)
+	out.Usage = st.Usage
+	for _, m := range st.Models {
+		name := m.ModelID
+		if m.Provider != "" && m.ModelID != "" {
+			name = m.Provider + "/" + m.ModelID
+		} else if name == "" {
+			name = m.Provider
+		}
+		out.Models = append(out.Models, name)
+	}
+	switch {
+	case s.Name != "":
+		out.Title, out.Named = oneLine(s.Name, 200), true
+	case firstPrompt != nil:
+		if b, err := firstPrompt.Decode(); err == nil && b.Message != nil {
+			for _, blk := range b.Message.Content {
+				if blk.Type == "text" && strings.TrimSpace(blk.Text) != "" {
+					out.Title = oneLine(blk.Text, 200)
+					break
+				}
+			}
+		}
+	}
+	if out.Title == "" && src.Gateway != nil && src.Gateway.DisplayName != "" {
+		out.Title = oneLine(src.Gateway.DisplayName, 200)
+	}
+	if out.Title == "" {
+		out.Title = "Session " + orString(s.Header.ID, src.Rel)
+	}
+	return out
+}
+
+// oneLine folds whitespace and cuts s to at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+func orString(s, alt string) string {
+	if s != "" {
+		return s
+	}
+	return alt
+}
+
+func msTime(ms float64) string {
+	return time.UnixMilli(int64(ms)).UTC().Format(time.RFC3339)
+}

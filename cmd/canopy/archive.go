@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"canopy/archive"
+)
+
+const (
+	archiveSynopsis = "canopy archive SRC... -o OUTDIR [--jobs N] [--redact] [--since DATE] [--quiet]"
+	verifySynopsis  = "canopy verify OUTDIR [--json]"
+)
+
+func runArchive(e *env, args []string) int {
+	fs := newFlags("archive")
+	out := fs.StringP("output", "o", "", "the archive `OUTDIR` (made if missing; an existing one is updated)")
+	jobs := fs.IntP("jobs", "j", 0, "sessions rendered at once (default: one per core)")
+	doRedact := fs.Bool("redact", false, "replace credentials with [REDACTED:kind#n] markers in every page and in the index")
+	since := fs.String("since", "", "only sessions active on or after `DATE` (YYYY-MM-DD, or RFC 3339)")
+	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
+	if st := parseFlags(e, fs, archiveSynopsis, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() == 0 || *out == "" {
+		fmt.Fprintf(e.stderr, "canopy archive: want at least one SRC and -o OUTDIR\nUsage: %s\n", archiveSynopsis)
+		return exitUsage
+	}
+	o := archive.Options{Jobs: *jobs, Redact: *doRedact, Version: version}
+	if *since != "" {
+		t, err := parseSince(*since)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "canopy archive: --since: %v\n", err)
+			return exitUsage
+		}
+		o.Since = t
+	}
+	if !*quiet {
+		o.Progress = progressPrinter(e.stderr)
+	}
+	res, err := archive.Run(fs.Args(), *out, o)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "canopy archive: %v\n", err)
+		return exitFail
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintf(e.stderr, "%s: error: skipped: %s\n", p.Path, p.Error)
+	}
+	fmt.Fprintf(e.stderr, "archived %d sessions in %s: %d pages rendered, %d unchanged, %d removed", res.Sessions, *out, res.Rendered, res.Kept, res.Removed)
+	if n := len(res.Problems); n > 0 {
+		fmt.Fprintf(e.stderr, ", %d files skipped", n)
+	}
+	fmt.Fprintln(e.stderr)
+	return exitOK
+}
+
+// parseSince reads a date (midnight UTC) or an RFC 3339 time.
+func parseSince(s string) (time.Time, error) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a date (YYYY-MM-DD) or an RFC 3339 time", s)
+	}
+	return t, nil
+}
+
+// progressPrinter reports progress: a bar redrawn in place on a terminal,
+// one line per finished file otherwise (a log keeps them all).
+func progressPrinter(w io.Writer) func(archive.Progress) {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return func(p archive.Progress) {
+		if !tty {
+			// One line per page: a log of the run, not of every file read.
+			if p.Path != "" && p.Phase == "pages" {
+				fmt.Fprintf(w, "%s %d/%d %s\n", p.Phase, p.Done, p.Total, p.Path)
+			}
+			return
+		}
+		const width = 30
+		fill := 0
+		if p.Total > 0 {
+			fill = p.Done * width / p.Total
+		}
+		name := p.Path
+		if r := []rune(name); len(r) > 40 {
+			name = "…" + string(r[len(r)-39:])
+		}
+		fmt.Fprintf(w, "\r\033[K%-9s [%s%s] %d/%d %s", p.Phase, strings.Repeat("#", fill), strings.Repeat(" ", width-fill), p.Done, p.Total, name)
+		if p.Done == p.Total {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+}
+
+func runVerify(e *env, args []string) int {
+	fs := newFlags("verify")
+	asJSON := fs.Bool("json", false, "print the findings as JSON")
+	if st := parseFlags(e, fs, verifySynopsis, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintf(e.stderr, "canopy verify: want one OUTDIR\nUsage: %s\n", verifySynopsis)
+		return exitUsage
+	}
+	dir := fs.Arg(0)
+	findings, ok, err := archive.Verify(dir)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "canopy verify: %v\n", err)
+		return exitFail
+	}
+	if *asJSON {
+		if findings == nil {
+			findings = []archive.Finding{}
+		}
+		b, _ := json.MarshalIndent(struct {
+			OK       bool              `json:"ok"`
+			Findings []archive.Finding `json:"findings"`
+		}{ok, findings}, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		for _, f := range findings {
+			fmt.Fprintf(e.stdout, "%s: %s\n", f.Path, f.Problem)
+		}
+		if ok {
+			fmt.Fprintf(e.stdout, "%s: every page matches its manifest\n", dir)
+		} else {
+			fmt.Fprintf(e.stdout, "%s: does NOT match its manifest\n", dir)
+		}
+	}
+	if !ok {
+		return exitFail
+	}
+	return exitOK
+}
