@@ -8,7 +8,7 @@
   root.classList.add("js");
 
   // Row flags, as written by the Go side (render/view.go).
-  var F_SETTINGS = 1, F_TOOL = 2, F_USER = 4, F_EMPTY = 8, F_EMBEDDED = 16;
+  var F_SETTINGS = 1, F_TOOL = 2, F_USER = 4, F_EMPTY = 8, F_EMBEDDED = 16, F_SILENT = 32;
   var ROW_H = 20;
 
   var T = JSON.parse(doc.getElementById("tree-data").textContent);
@@ -50,7 +50,7 @@
     if (pos !== undefined) { elements.set(pos, el); decorate(el); }
   });
 
-  var state = { leaf: T.leaf, target: -1, selected: -1, focus: -1, mode: "default", query: [] };
+  var state = { leaf: T.leaf, target: -1, selected: -1, focus: -1, mode: "default", query: [], hideSilent: false };
   var sessionLeaf = T.leaf;
   var onPath = new Uint8Array(n);
   var expandOutputs = false;
@@ -190,6 +190,7 @@
     if (pos === state.leaf) return true;
     var f = FL[pos];
     if (f & F_EMPTY) return false;
+    if (state.hideSilent && (f & F_SILENT)) return false;
     switch (state.mode) {
       case "no-tools": if (f & (F_SETTINGS | F_TOOL)) return false; break;
       case "user-only": if (!(f & F_USER)) return false; break;
@@ -517,6 +518,13 @@
     var on = doc.body.classList.toggle("hide-thinking");
     pressed("toggle-thinking", on);
   }
+  // Silent turns (NO_REPLY: never delivered to the user) leave the
+  // conversation and the tree together.
+  function toggleSilent() {
+    state.hideSilent = doc.body.classList.toggle("hide-silent");
+    pressed("toggle-silent", state.hideSilent);
+    renderTree();
+  }
   function openOutputs(el) {
     el.querySelectorAll("details.more, details.json").forEach(function (d) { d.open = expandOutputs; });
   }
@@ -534,6 +542,7 @@
   function on(id, f) { var b = doc.getElementById(id); if (b) b.addEventListener("click", f); }
   on("toggle-thinking", toggleThinking);
   on("toggle-tools", toggleOutputs);
+  on("toggle-silent", toggleSilent);
   on("menu-button", function () { toggleDrawer(!sidebar.classList.contains("open")); });
 
   // Theme: the system's, unless the reader chose; the choice is kept.

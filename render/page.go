@@ -150,6 +150,7 @@ type pageData struct {
 	Omitted                        []string
 	OriginalSHA256                 string
 	Nav                            *Nav
+	SilentTurns                    int
 	TreeJSON                       template.JS
 	HasSource                      bool
 	SourceJSON                     template.JS
@@ -251,6 +252,11 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	d.Models = strings.Join(models, ", ")
 	d.Nav = opts.Nav
+	for _, r := range rows {
+		if r.flags&flagSilent != 0 {
+			d.SilentTurns++
+		}
+	}
 	for _, c := range s.ChildSessions {
 		if d.Nav != nil {
 			break // the archive links them

@@ -86,6 +86,10 @@ type options struct {
 	keepOutputs  bool
 	repoRoot     string
 	canopyBinary string
+
+	archive         bool
+	archiveSessions int
+	archiveBytes    int64
 }
 
 func main() {
@@ -111,6 +115,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.searchWord, "search-word", "the", "the word typed into the search box")
 	fs.DurationVar(&o.waitQuiet, "wait-quiet", 2*time.Minute, "before each export and page, wait at most this long for other processes to leave the CPUs (mostly) idle; 0: do not wait")
 	fs.StringVar(&o.chromium, "chromium", "", "Chromium `binary` (default: chromium on PATH, else /usr/bin/chromium)")
+	fs.BoolVar(&o.archive, "archive", false, "benchmark canopy archive instead: a first run, a no-change re-run and a one-change re-run over generated sessions")
+	fs.IntVar(&o.archiveSessions, "archive-sessions", 1000, "with --archive: how many sessions")
+	fs.Int64Var(&o.archiveBytes, "archive-bytes", 2e9, "with --archive: their total size in bytes (mixed sizes)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: go run ./cmd/canopybench [flags]\n\nBenchmarks canopy export against the reference exporter.\n\n%s", fs.FlagUsages())
 	}
@@ -155,6 +162,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	build.Stdout, build.Stderr = stderr, stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("go build ./cmd/canopy: %w", err)
+	}
+
+	if o.archive {
+		return archiveBench(&o, stdout, logf)
 	}
 
 	// 2. Inputs.
