@@ -74,6 +74,15 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 	}
 	out = filepath.Clean(out)
 	stage := siblingPath(out, "staging")
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return nil, err
+	}
+	// Two runs into one archive would share the staging directory.
+	unlock, err := lock(siblingPath(out, "lock"))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := recoverSwap(out); err != nil {
 		return nil, err
 	}
@@ -103,6 +112,18 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 	if o.Redact {
 		if redactor, err = redact.New(); err != nil {
 			return nil, err
+		}
+	}
+	if redactor != nil {
+		// The store's labels are shown in the index: redacted too.
+		for i := range found {
+			if g := found[i].Gateway; g != nil {
+				red := *g
+				for _, f := range []*string{&red.Key, &red.DisplayName, &red.Subject, &red.ChatType, &red.Provider, &red.Topic} {
+					*f, _ = redactor.Text(*f)
+				}
+				found[i].Gateway = &red
+			}
 		}
 	}
 	progress := o.progress("reading", len(found))

@@ -494,6 +494,9 @@ func TestArchiveRedacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile("src/secrets.jsonl", data, 0o644)
+	// A gateway store labels it, with a secret in its display name: the
+	// index shows labels, so they are redacted too.
+	os.WriteFile("src/sessions.json", []byte(`{"agent:ops:main":{"sessionId":"secrets","displayName":"deploy AKIAQ3EGX7LZPKTQ4J2N"}}`), 0o644)
 	secrets := []string{"ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c", "AKIAQ3EGX7LZPKTQ4J2N"}
 	for _, redacted := range []bool{false, true} {
 		out := map[bool]string{false: "plain", true: "redacted"}[redacted]
@@ -513,7 +516,7 @@ func TestArchiveRedacts(t *testing.T) {
 			t.Errorf("without --redact the archive holds %d of the %d secrets: the test checks nothing", len(found), len(secrets))
 		}
 		index := mustRead(t, filepath.Join(out, "index.html"))
-		if redacted && (!strings.Contains(index, "Deploy with token [REDACTED:") || !strings.Contains(index, "made with --redact")) {
+		if redacted && (!strings.Contains(index, "Deploy with token [REDACTED:") || !strings.Contains(index, "made with --redact") || !strings.Contains(index, "deploy [REDACTED:")) {
 			t.Error("the redacted index does not show the redacted first prompt and the flag")
 		}
 	}
@@ -532,4 +535,17 @@ func TestArchiveSince(t *testing.T) {
 			t.Errorf("%s (last active %s) is in the archive", s.Source, s.LastActivity)
 		}
 	}
+}
+
+func TestArchiveLocksOut(t *testing.T) {
+	srcs, _ := fixtures(t)
+	unlock, err := lock(siblingPath("out", "lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "another canopy archive") {
+		t.Errorf("a second run while one holds the lock: %v", err)
+	}
+	unlock()
+	run(t, srcs, "out", Options{})
 }
