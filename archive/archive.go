@@ -97,15 +97,24 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 	sums := make([]Session, len(found))
 	ok := make([]bool, len(found))
 	errs := make([]error, len(found))
-	prevSession := map[string]*Session{}
-	prevSource := map[string]SourceRecord{}
+	// What the previous run learned of a source is found by the source's
+	// hash, not its path: the same directory named another way (relative,
+	// absolute, moved) is not a reason to load every session again.
+	type known struct {
+		session *Session
+		format  string
+	}
+	prevByHash := map[string]known{}
 	sameFlags := prev != nil && prev.Canopy == o.Version && strings.Join(prev.Flags, " ") == strings.Join(o.flags(), " ")
-	if prev != nil {
-		for i := range prev.Sessions {
-			prevSession[prev.Sessions[i].Source] = &prev.Sessions[i]
-		}
+	if sameFlags {
+		sha := map[string]SourceRecord{}
 		for _, r := range prev.Sources {
-			prevSource[r.Path] = r
+			sha[r.Path] = r
+		}
+		for i := range prev.Sessions {
+			if r, ok := sha[prev.Sessions[i].Source]; ok {
+				prevByHash[r.SHA256] = known{&prev.Sessions[i], r.Format}
+			}
 		}
 	}
 	var redactor *redact.Redactor
@@ -140,10 +149,11 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 			ok[i] = true
 			return
 		}
-		if p := prevSession[src.Path]; p != nil && sameFlags && prevSource[src.Path].SHA256 == sum {
-			sums[i] = *p
+		if k, found := prevByHash[sum]; found {
+			sums[i] = *k.session
+			sums[i].Source = src.Path
 			sums[i].Gateway = src.Gateway // the store may have changed alone
-			recs[i].Format = prevSource[src.Path].Format
+			recs[i].Format = k.format
 			ok[i] = true
 			return
 		}
@@ -240,7 +250,7 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 			return
 		}
 		pages[i] = PageRecord{Path: s.Page, Source: s.Source, Canopy: o.Version, Flags: o.flags(), Key: keys[i]}
-		if p, found := prevPage[s.Page]; found && p.Key == keys[i] && p.Source == s.Source {
+		if p, found := prevPage[s.Page]; found && p.Key == keys[i] {
 			old := filepath.Join(out, filepath.FromSlash(s.Page))
 			if _, sum, err := hashFile(old); err == nil && sum == p.SHA256 {
 				if err := linkOrCopy(old, dest); err == nil {

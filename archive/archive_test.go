@@ -549,3 +549,27 @@ func TestArchiveLocksOut(t *testing.T) {
 	unlock()
 	run(t, srcs, "out", Options{})
 }
+
+// The same sources named another way (an absolute path instead of a
+// relative one) are the same archive: nothing is rendered again.
+func TestArchiveSourcesNamedAnotherWay(t *testing.T) {
+	srcs, dir := fixtures(t)
+	run(t, srcs, "out", Options{})
+	abs := make([]string, len(srcs))
+	for i, s := range srcs {
+		abs[i] = filepath.Join(dir, s)
+	}
+	res := run(t, abs, "out", Options{})
+	if res.Rendered != 0 || res.Kept != 8 {
+		t.Errorf("re-run with absolute paths: %+v", res)
+	}
+	m := manifest(t, "out")
+	for _, s := range m.Sources {
+		if !filepath.IsAbs(s.Path) {
+			t.Errorf("manifest source %s: not the path as given this time", s.Path)
+		}
+	}
+	if _, ok, _ := Verify("out"); !ok {
+		t.Error("Verify fails")
+	}
+}
