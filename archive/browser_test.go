@@ -78,12 +78,12 @@ func TestBrowserIndex(t *testing.T) {
 	}
 	eval(`(() => { const s = document.getElementById("search"); s.value = ""; s.dispatchEvent(new Event("input")); })()`)
 	// Sort the gateway's sessions by entries, ascending then descending.
-	order := `[...document.querySelectorAll("section.project")].find(s => s.querySelector("h2").textContent === "/srv/gateway").querySelectorAll("tbody tr td:nth-child(4)")`
-	eval(`document.querySelector("thead th:nth-child(4) button").click()`)
+	order := `[...document.querySelectorAll("section.project")].find(s => s.querySelector("h2").textContent === "/srv/gateway").querySelectorAll("tbody tr td:nth-child(5)")`
+	eval(`document.querySelector("thead th:nth-child(5) button").click()`)
 	if got := eval(`[...` + order + `].map(td => td.textContent).join(",")`); got != "2,2,4" {
 		t.Errorf("entries ascending: %v", got)
 	}
-	eval(`document.querySelector("thead th:nth-child(4) button").click()`)
+	eval(`document.querySelector("thead th:nth-child(5) button").click()`)
 	if got := eval(`[...` + order + `].map(td => td.textContent).join(",")`); got != "4,2,2" {
 		t.Errorf("entries descending: %v", got)
 	}

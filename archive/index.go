@@ -56,7 +56,7 @@ func (t *totals) format() {
 }
 
 type rowView struct {
-	Title, Href          string
+	Title, Href, Key     string
 	Notes                []string
 	Started, StartedText string
 	Last, LastText       string
@@ -101,16 +101,26 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 			Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
 		}
 		if g := s.Gateway; g != nil {
-			note := "key " + g.Key + prefixed(" · topic ", g.Topic)
+			r.Key = g.Key + prefixed(" · topic ", g.Topic)
+			var note []string
 			for _, x := range []string{g.DisplayName, g.ChatType, g.Subject} {
 				if x != "" && x != s.Title {
-					note += " · " + x
+					note = append(note, x)
 				}
 			}
-			if g.CompactionCount > 0 {
-				note += fmt.Sprintf(" · %s compactions", count(g.CompactionCount))
+			// The store's own counters, as the gateway last saw them.
+			if g.InputTokens > 0 || g.OutputTokens > 0 || g.TotalTokens > 0 {
+				note = append(note, fmt.Sprintf("store: %s in / %s out / %s total tokens", count(g.InputTokens), count(g.OutputTokens), count(g.TotalTokens)))
 			}
-			r.Notes = append(r.Notes, note)
+			if g.ContextTokens > 0 {
+				note = append(note, "context "+count(g.ContextTokens))
+			}
+			if g.CompactionCount > 0 {
+				note = append(note, plural(int(g.CompactionCount), "compaction"))
+			}
+			if len(note) > 0 {
+				r.Notes = append(r.Notes, strings.Join(note, " · "))
+			}
 		}
 		if s.ID != "" {
 			r.Notes = append(r.Notes, "id "+s.ID)
