@@ -51,7 +51,10 @@ func (t *totals) add(s *Session) {
 }
 
 func (t *totals) format() {
-	t.Sessions, t.Entries, t.Branches = count(float64(t.n)), count(float64(t.entries)), count(float64(t.branches))
+	t.Sessions, t.Entries, t.Branches = count(float64(t.n))+" session", count(float64(t.entries)), count(float64(t.branches))
+	if t.n != 1 {
+		t.Sessions += "s"
+	}
 	t.Input, t.Output, t.Cost = count(t.in), count(t.out), dollars(t.cost)
 }
 
@@ -235,7 +238,14 @@ func count(f float64) string {
 	return b.String()
 }
 
-func dollars(f float64) string { return fmt.Sprintf("$%.2f", f) }
+// dollars writes a cost: cents, or four decimals below a cent (a short
+// session's cost would read $0.00).
+func dollars(f float64) string {
+	if f > 0 && f < 0.01 {
+		return fmt.Sprintf("$%.4f", f)
+	}
+	return fmt.Sprintf("$%.2f", f)
+}
 
 func plural(n int, what string) string {
 	if n == 1 {

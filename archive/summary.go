@@ -43,10 +43,12 @@ func summarize(s *sessiontree.Session, src Source) Session {
 		Entries: len(s.Entries), ParentSession: s.Header.ParentSession, Tasks: s.ChildSessions,
 		Gateway: src.Gateway, Diagnostics: len(s.Diagnostics) + s.Suppressed,
 	}
+	// Started: when the session was created (its header), else its
+	// earliest entry. A fork copies its parent's entries, old timestamps
+	// and all: its header says when it began.
 	var first, last time.Time
-	if t, err := time.Parse(time.RFC3339Nano, s.Header.Timestamp); err == nil {
-		first = t
-	}
+	created, err := time.Parse(time.RFC3339Nano, s.Header.Timestamp)
+	hasCreated := err == nil
 	var firstPrompt *sessiontree.Entry
 	for _, e := range s.Entries {
 		if len(e.Children) == 0 {
@@ -66,6 +68,9 @@ func summarize(s *sessiontree.Session, src Source) Session {
 		if e.Silent {
 			out.Silent++
 		}
+	}
+	if hasCreated {
+		first = created
 	}
 	if !first.IsZero() {
 		out.Started = first.UTC().Format(time.RFC3339)
