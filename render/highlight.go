@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -28,7 +29,15 @@ type highlighter struct {
 	mu        sync.Mutex
 	byName    map[string]chroma.Lexer // key: lower-cased extension or language
 	done      sync.Map                // highlightKey -> template.HTML: the same text is highlighted once
+	doneBytes atomic.Int64            // what done holds, roughly: it is emptied past maxDone
+	maxDone   int64
 }
+
+// maxDoneBytes bounds the cache of highlighted texts. A Renderer lives as
+// long as its user wants (canopy archive renders a thousand sessions with
+// one): without a bound, the cache would keep every block of code of every
+// session ever rendered.
+const maxDoneBytes = 64 << 20
 
 type highlightKey struct {
 	lexer chroma.Lexer
@@ -39,6 +48,7 @@ func newHighlighter() *highlighter {
 	return &highlighter{
 		formatter: chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true)),
 		byName:    map[string]chroma.Lexer{},
+		maxDone:   maxDoneBytes,
 		plain:     plainTypes(styles.Get(lightStyle), styles.Get(darkStyle)),
 	}
 }
@@ -119,6 +129,10 @@ func (h *highlighter) code(src, language, filename string) template.HTML {
 		return v.(template.HTML)
 	}
 	out := h.tokenise(l, src)
+	if h.doneBytes.Add(int64(len(src)+len(out))) > h.maxDone {
+		h.done.Clear()
+		h.doneBytes.Store(0)
+	}
 	h.done.Store(key, out)
 	return out
 }
