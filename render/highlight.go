@@ -11,14 +11,27 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 )
 
-// Chroma styles for the two themes.
-const (
-	lightStyle = "github"
-	darkStyle  = "github-dark"
-)
+// The code's colours come from chroma's "github" and "github-dark" styles,
+// by CSS classes. Reading those styles means importing chroma's styles
+// package, whose init parses every style chroma has (10-15 ms of every
+// canopy command); so what the page needs of them, its stylesheet and the
+// token types both draw as plain text, is computed by internal/chromastyle
+// and kept in chroma_gen.go (go test ./render -run TestChromaStyles -update
+// rewrites it; the test fails when it is stale).
+
+// classesOnly is the style handed to the formatter: with classes it only
+// caches the style's CSS, which the page does not use.
+var classesOnly = chroma.MustNewStyle("canopy", chroma.StyleEntries{})
+
+func plainSet() map[chroma.TokenType]bool {
+	m := make(map[chroma.TokenType]bool, len(chromaPlainTypes))
+	for _, tt := range chromaPlainTypes {
+		m[tt] = true
+	}
+	return m
+}
 
 // highlighter turns code into HTML with chroma's CSS classes. Lexer
 // lookups by file name are cached: chroma matches names against every
@@ -49,41 +62,8 @@ func newHighlighter() *highlighter {
 		formatter: chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true)),
 		byName:    map[string]chroma.Lexer{},
 		maxDone:   maxDoneBytes,
-		plain:     plainTypes(styles.Get(lightStyle), styles.Get(darkStyle)),
+		plain:     plainSet(),
 	}
-}
-
-// plainTypes lists the token types that both styles draw exactly like
-// plain text. Their spans would change nothing on screen, yet they are
-// most of a highlighted block's markup (identifiers, punctuation, spaces).
-// Whitespace is always plain: its colour cannot be seen.
-func plainTypes(light, dark *chroma.Style) map[chroma.TokenType]bool {
-	same := func(st *chroma.Style, tt chroma.TokenType) bool {
-		a, text := st.Get(tt), st.Get(chroma.Text)
-		colour := a.Colour
-		if !colour.IsSet() {
-			colour = textColour(st)
-		}
-		return colour == textColour(st) && a.Background == text.Background && a.Bold == text.Bold &&
-			a.Italic == text.Italic && a.Underline == text.Underline
-	}
-	plain := map[chroma.TokenType]bool{chroma.TextWhitespace: true}
-	for tt := range chroma.StandardTypes {
-		if tt != chroma.Background && same(light, tt) && same(dark, tt) {
-			plain[tt] = true
-		}
-	}
-	return plain
-}
-
-// textColour is the colour of plain code text in a style. Styles that
-// leave it unset get GitHub's text colour, which chromaCSS also writes
-// into the stylesheet, so that nothing is left to inheritance.
-func textColour(st *chroma.Style) chroma.Colour {
-	if c := st.Get(chroma.Text).Colour; c.IsSet() {
-		return c
-	}
-	return chroma.MustParseColour("#1f2328")
 }
 
 // lexerFor finds a lexer by language name or by file name; nil when none.
@@ -144,7 +124,7 @@ func (h *highlighter) tokenise(l chroma.Lexer, src string) template.HTML {
 	}
 	it = h.plainer(it)
 	var buf bytes.Buffer
-	if err := h.formatter.Format(&buf, styles.Get(lightStyle), it); err != nil {
+	if err := h.formatter.Format(&buf, classesOnly, it); err != nil {
 		return template.HTML(template.HTMLEscapeString(src))
 	}
 	return template.HTML(buf.String())
@@ -160,35 +140,4 @@ func (h *highlighter) plainer(it chroma.Iterator) chroma.Iterator {
 		}
 		return t
 	}
-}
-
-// chromaCSS returns the stylesheet for highlighted code: the light and
-// the dark style, each scoped to the theme that uses it, so that a token
-// class one style defines and the other does not cannot leak across.
-func chromaCSS() (string, error) {
-	f := chromahtml.New(chromahtml.WithClasses(true))
-	var light, dark bytes.Buffer
-	if err := f.WriteCSS(&light, styles.Get(lightStyle)); err != nil {
-		return "", err
-	}
-	if err := f.WriteCSS(&dark, styles.Get(darkStyle)); err != nil {
-		return "", err
-	}
-	// Plain code text gets its colour from the style, never from the page
-	// (plainTypes relies on it).
-	light.WriteString(".chroma{color:" + textColour(styles.Get(lightStyle)).String() + "}")
-	dark.WriteString(".chroma{color:" + textColour(styles.Get(darkStyle)).String() + "}")
-	scoped := func(css, root string) string {
-		return strings.ReplaceAll(css, ".chroma", root+" .chroma")
-	}
-	var out strings.Builder
-	out.WriteString(scoped(light.String(), ":root[data-theme=light]"))
-	out.WriteString(scoped(dark.String(), ":root[data-theme=dark]"))
-	// auto: follow the system.
-	out.WriteString("@media not all and (prefers-color-scheme: dark){")
-	out.WriteString(scoped(light.String(), ":root[data-theme=auto]"))
-	out.WriteString("}@media (prefers-color-scheme: dark){")
-	out.WriteString(scoped(dark.String(), ":root[data-theme=auto]"))
-	out.WriteString("}")
-	return out.String(), nil
 }

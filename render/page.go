@@ -112,11 +112,8 @@ func New() (*Renderer, error) {
 		}
 	}
 	r.page = t
-	chroma, err := chromaCSS()
-	if err != nil {
-		return nil, fmt.Errorf("chroma stylesheet: %w", err)
-	}
-	if r.css, err = m.String("text/css", assets.CSS+"\n"+chroma); err != nil {
+	var err error
+	if r.css, err = m.String("text/css", assets.CSS+"\n"+chromaStylesheet); err != nil {
 		return nil, fmt.Errorf("minifying page.css: %w", err)
 	}
 	if r.js, err = m.String("application/javascript", assets.JS); err != nil {
