@@ -41,8 +41,10 @@ type highlighter struct {
 	plain     map[chroma.TokenType]bool // types both themes draw as plain text
 	mu        sync.Mutex
 	byName    map[string]chroma.Lexer // key: lower-cased extension or language
-	done      sync.Map                // highlightKey -> template.HTML: the same text is highlighted once
-	doneBytes atomic.Int64            // what done holds, roughly: it is emptied past maxDone
+	indexOnce sync.Once
+	index     *lexerIndex  // file names to lexers, as lexers.Match would
+	done      sync.Map     // highlightKey -> template.HTML: the same text is highlighted once
+	doneBytes atomic.Int64 // what done holds, roughly: it is emptied past maxDone
 	maxDone   int64
 }
 
@@ -88,7 +90,8 @@ func (h *highlighter) lexerFor(language, filename string) chroma.Lexer {
 	case language != "":
 		l = lexers.Get(language)
 	case filename != "":
-		l = lexers.Match(path.Base(filename))
+		h.indexOnce.Do(func() { h.index = newLexerIndex(lexers.GlobalLexerRegistry) })
+		l = h.index.match(filename)
 	}
 	if l != nil {
 		l = chroma.Coalesce(l)
