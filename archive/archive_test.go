@@ -299,6 +299,10 @@ func TestVerifyFindsTampering(t *testing.T) {
 		{"extra file", func() { os.WriteFile("out/sessions/extra.html", []byte("x"), 0o644) }, "unexpected"},
 		{"changed index", func() { appendTo(t, "out/index.html", " ") }, "changed"},
 		{"changed source", func() { appendTo(t, "src/pi/--home-ada-shop--/"+piParent, "\n") }, "source changed"},
+		{"manifest pointing outside", func() {
+			b := strings.Replace(mustRead(t, "out/manifest.json"), `"path": "index.html"`, `"path": "../outside.html"`, 1)
+			os.WriteFile("out/manifest.json", []byte(b), 0o644)
+		}, "not a path inside the archive"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
