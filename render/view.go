@@ -114,6 +114,15 @@ func scan(s *sessiontree.Session) *entryContext {
 	per := make([]found, len(s.Entries))
 	parallel(len(s.Entries), func(i int) {
 		e := s.Entries[i]
+		if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult {
+			// The tree takes a result's text from its call: only the
+			// call's id is read, not the output (most of the bytes).
+			if id, err := e.DecodeToolCallID(); err == nil {
+				per[i].row = rowInfo{flags: flagToolResult}
+				per[i].callID = id
+				return
+			}
+		}
 		b, err := e.Decode()
 		if err != nil {
 			b = nil

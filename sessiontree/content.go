@@ -97,3 +97,22 @@ func (e *Entry) Decode() (*Body, error) {
 	}
 	return &b, nil
 }
+
+// DecodeToolCallID reads only message.toolCallId from a toolResult entry,
+// skipping its content: results are most of a session's bytes (file
+// contents, command output), and a pass that pairs results with their
+// calls needs nothing else. The error is Decode's for the same entry.
+func (e *Entry) DecodeToolCallID() (string, error) {
+	var b struct {
+		Message *struct {
+			ToolCallID string `json:"toolCallId"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(e.Raw, &b, jsonOpts); err != nil {
+		return "", err
+	}
+	if b.Message == nil {
+		return "", nil
+	}
+	return b.Message.ToolCallID, nil
+}
