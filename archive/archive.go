@@ -92,111 +92,15 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 	}
 	found, problems := Discover(srcs, out, stage)
 
-	// 1. Hash every source; summarize the sessions whose source changed.
-	recs := make([]SourceRecord, len(found))
-	sums := make([]Session, len(found))
-	ok := make([]bool, len(found))
-	errs := make([]error, len(found))
-	// What the previous run learned of a source is found by the source's
-	// hash, not its path: the same directory named another way (relative,
-	// absolute, moved) is not a reason to load every session again.
-	type known struct {
-		session *Session
-		format  string
-	}
-	prevByHash := map[string]known{}
-	sameFlags := prev != nil && prev.Canopy == o.Version && strings.Join(prev.Flags, " ") == strings.Join(o.flags(), " ")
-	if sameFlags {
-		sha := map[string]SourceRecord{}
-		for _, r := range prev.Sources {
-			sha[r.Path] = r
-		}
-		for i := range prev.Sessions {
-			if r, ok := sha[prev.Sessions[i].Source]; ok {
-				prevByHash[r.SHA256] = known{&prev.Sessions[i], r.Format}
-			}
-		}
-	}
 	var redactor *redact.Redactor
 	if o.Redact {
 		if redactor, err = redact.New(); err != nil {
 			return nil, err
 		}
 	}
-	if redactor != nil {
-		// The store's labels are shown in the index: redacted too.
-		for i := range found {
-			if g := found[i].Gateway; g != nil {
-				red := *g
-				for _, f := range []*string{&red.Key, &red.DisplayName, &red.Subject, &red.ChatType, &red.Provider, &red.Topic} {
-					*f, _ = redactor.Text(*f)
-				}
-				found[i].Gateway = &red
-			}
-		}
-	}
-	progress := o.progress("reading", len(found))
-	each(len(found), o.Jobs, func(i int) {
-		src := found[i]
-		defer progress(src.Path)
-		size, sum, err := hashFile(src.Path)
-		if err != nil {
-			errs[i] = err
-			return
-		}
-		recs[i] = SourceRecord{Path: src.Path, Size: size, SHA256: sum, Format: src.Format}
-		if src.Format == FormatGateway {
-			ok[i] = true
-			return
-		}
-		if k, found := prevByHash[sum]; found {
-			sums[i] = *k.session
-			sums[i].Source = src.Path
-			sums[i].Gateway = src.Gateway // the store may have changed alone
-			recs[i].Format = k.format
-			ok[i] = true
-			return
-		}
-		s, err := load(src, redactor)
-		if err != nil {
-			errs[i] = err
-			return
-		}
-		if src.Format == FormatFlue && s.Format != sessiontree.FormatFlue {
-			// A .json file that is not a Flue document: JSONL that
-			// happens to be one object long is not what it holds.
-			errs[i] = fmt.Errorf("not a Flue session document: %w", sessiontree.ErrNotSession)
-			return
-		}
-		sums[i] = summarize(s, src)
-		recs[i].Format = fmt.Sprintf("%s v%d", s.Format, s.Version)
-		ok[i] = true
-	})
-	var sessions []Session
-	var sources []SourceRecord
-	var sessionSrc []Source
-	for i, src := range found {
-		if !ok[i] {
-			// A .json file met while walking that is no session (a
-			// settings file beside the sessions) is not worth a report.
-			if !src.Explicit && src.Format == FormatFlue && errors.Is(errs[i], sessiontree.ErrNotSession) {
-				continue
-			}
-			problems = append(problems, Problem{src.Path, strings.TrimPrefix(errs[i].Error(), src.Path+": ")})
-			continue
-		}
-		if src.Format != FormatGateway {
-			s := sums[i]
-			if !o.Since.IsZero() && s.LastActivity != "" {
-				if t, err := time.Parse(time.RFC3339, s.LastActivity); err == nil && t.Before(o.Since) {
-					continue
-				}
-			}
-			sessions = append(sessions, s)
-			sessionSrc = append(sessionSrc, src)
-		}
-		sources = append(sources, recs[i])
-	}
+	// 1. Hash every source; summarize the sessions whose source changed.
+	sessions, sessionSrc, sources, more := readSources(found, prev, redactor, &o)
+	problems = append(problems, more...)
 
 	// 2. Name the pages and link the sessions.
 	assignPages(sessions, sessionSrc)
@@ -227,40 +131,11 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 	if err := os.MkdirAll(stage, 0o755); err != nil {
 		return nil, err
 	}
-	prevPage := map[string]PageRecord{}
-	if prev != nil {
-		for _, p := range prev.Pages {
-			prevPage[p.Path] = p
-		}
-	}
 	r, err := render.New()
 	if err != nil {
 		return nil, err
 	}
-	pages := make([]PageRecord, len(sessions))
-	kept := make([]bool, len(sessions))
-	perr := make([]error, len(sessions))
-	progress = o.progress("pages", len(sessions))
-	each(len(sessions), o.Jobs, func(i int) {
-		s := &sessions[i]
-		defer progress(s.Source)
-		dest := filepath.Join(stage, filepath.FromSlash(s.Page))
-		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-			perr[i] = err
-			return
-		}
-		pages[i] = PageRecord{Path: s.Page, Source: s.Source, Canopy: o.Version, Flags: o.flags(), Key: keys[i]}
-		if p, found := prevPage[s.Page]; found && p.Key == keys[i] {
-			old := filepath.Join(out, filepath.FromSlash(s.Page))
-			if _, sum, err := hashFile(old); err == nil && sum == p.SHA256 {
-				if err := linkOrCopy(old, dest); err == nil {
-					pages[i].SHA256, kept[i] = sum, true
-					return
-				}
-			}
-		}
-		pages[i].SHA256, perr[i] = renderPage(r, sessionSrc[i], redactor, render.Options{Version: o.Version, Nav: navs[i], Title: s.Title}, dest)
-	})
+	pages, kept, perr := makePages(r, sessions, sessionSrc, navs, keys, prev, redactor, out, stage, &o)
 	res := &Result{}
 	var keptSessions []Session
 	var keptPages []PageRecord
@@ -268,6 +143,11 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 		if perr[i] != nil {
 			problems = append(problems, Problem{sessions[i].Source, strings.TrimPrefix(perr[i].Error(), sessions[i].Source+": ")})
 			os.Remove(filepath.Join(stage, filepath.FromSlash(sessions[i].Page)))
+			for j := range sources {
+				if sources[j].Path == sessions[i].Source {
+					sources[j].Page = "" // no page was made
+				}
+			}
 			continue
 		}
 		if kept[i] {
@@ -328,6 +208,150 @@ func Run(srcs []string, out string, o Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// readSources hashes every source and summarizes the sessions among them:
+// those whose source the previous archive already had (by hash) from its
+// manifest, the others by loading them. It returns the sessions to archive
+// (less those --since leaves out) with their sources, the source records
+// of the manifest, and the files it could not read.
+func readSources(found []Source, prev *Manifest, redactor *redact.Redactor, o *Options) (sessions []Session, sessionSrc []Source, sources []SourceRecord, problems []Problem) {
+	recs := make([]SourceRecord, len(found))
+	sums := make([]Session, len(found))
+	ok := make([]bool, len(found))
+	errs := make([]error, len(found))
+	// What the previous run learned of a source is found by the source's
+	// hash, not its path: the same directory named another way (relative,
+	// absolute, moved) is not a reason to load every session again.
+	type known struct {
+		session *Session
+		format  string
+	}
+	prevByHash := map[string]known{}
+	sameFlags := prev != nil && prev.Canopy == o.Version && strings.Join(prev.Flags, " ") == strings.Join(o.flags(), " ")
+	if sameFlags {
+		sha := map[string]SourceRecord{}
+		for _, r := range prev.Sources {
+			sha[r.Path] = r
+		}
+		for i := range prev.Sessions {
+			if r, ok := sha[prev.Sessions[i].Source]; ok {
+				prevByHash[r.SHA256] = known{&prev.Sessions[i], r.Format}
+			}
+		}
+	}
+	if redactor != nil {
+		// The store's labels are shown in the index: redacted too.
+		for i := range found {
+			if g := found[i].Gateway; g != nil {
+				red := *g
+				for _, f := range []*string{&red.Key, &red.DisplayName, &red.Subject, &red.ChatType, &red.Provider, &red.Topic} {
+					*f, _ = redactor.Text(*f)
+				}
+				found[i].Gateway = &red
+			}
+		}
+	}
+	progress := o.progress("reading", len(found))
+	each(len(found), o.Jobs, func(i int) {
+		src := found[i]
+		defer progress(src.Path)
+		size, sum, err := hashFile(src.Path)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		recs[i] = SourceRecord{Path: src.Path, Size: size, SHA256: sum, Format: src.Format}
+		if src.Format == FormatGateway {
+			ok[i] = true
+			return
+		}
+		if k, found := prevByHash[sum]; found {
+			sums[i] = *k.session
+			sums[i].Source = src.Path
+			sums[i].Gateway = src.Gateway // the store may have changed alone
+			recs[i].Format = k.format
+			ok[i] = true
+			return
+		}
+		s, err := load(src, redactor)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		if src.Format == FormatFlue && s.Format != sessiontree.FormatFlue {
+			// A .json file that is not a Flue document: JSONL that
+			// happens to be one object long is not what it holds.
+			errs[i] = fmt.Errorf("not a Flue session document: %w", sessiontree.ErrNotSession)
+			return
+		}
+		sums[i] = summarize(s, src)
+		recs[i].Format = fmt.Sprintf("%s v%d", s.Format, s.Version)
+		ok[i] = true
+	})
+	for i, src := range found {
+		if !ok[i] {
+			// A .json file met while walking that is no session (a
+			// settings file beside the sessions) is not worth a report.
+			if !src.Explicit && src.Format == FormatFlue && errors.Is(errs[i], sessiontree.ErrNotSession) {
+				continue
+			}
+			problems = append(problems, Problem{src.Path, strings.TrimPrefix(errs[i].Error(), src.Path+": ")})
+			continue
+		}
+		if src.Format != FormatGateway {
+			s := sums[i]
+			if !o.Since.IsZero() && s.LastActivity != "" {
+				if t, err := time.Parse(time.RFC3339, s.LastActivity); err == nil && t.Before(o.Since) {
+					continue
+				}
+			}
+			sessions = append(sessions, s)
+			sessionSrc = append(sessionSrc, src)
+		}
+		sources = append(sources, recs[i])
+	}
+
+	return sessions, sessionSrc, sources, problems
+}
+
+// makePages puts every session's page in the staging directory: linked
+// from the previous archive when its key is unchanged and the old page
+// still has the hash the manifest gives, else rendered. Failures are
+// reported by session in perr.
+func makePages(r *render.Renderer, sessions []Session, srcs []Source, navs []*render.Nav, keys []string, prev *Manifest,
+	redactor *redact.Redactor, out, stage string, o *Options) (pages []PageRecord, kept []bool, perr []error) {
+	prevPage := map[string]PageRecord{}
+	if prev != nil {
+		for _, p := range prev.Pages {
+			prevPage[p.Path] = p
+		}
+	}
+	pages = make([]PageRecord, len(sessions))
+	kept = make([]bool, len(sessions))
+	perr = make([]error, len(sessions))
+	progress := o.progress("pages", len(sessions))
+	each(len(sessions), o.Jobs, func(i int) {
+		s := &sessions[i]
+		defer progress(s.Source)
+		dest := filepath.Join(stage, filepath.FromSlash(s.Page))
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			perr[i] = err
+			return
+		}
+		pages[i] = PageRecord{Path: s.Page, Source: s.Source, Canopy: o.Version, Flags: o.flags(), Key: keys[i]}
+		if p, found := prevPage[s.Page]; found && p.Key == keys[i] {
+			old := filepath.Join(out, filepath.FromSlash(s.Page))
+			if _, sum, err := hashFile(old); err == nil && sum == p.SHA256 {
+				if err := linkOrCopy(old, dest); err == nil {
+					pages[i].SHA256, kept[i] = sum, true
+					return
+				}
+			}
+		}
+		pages[i].SHA256, perr[i] = renderPage(r, srcs[i], redactor, render.Options{Version: o.Version, Nav: navs[i], Title: s.Title}, dest)
+	})
+	return pages, kept, perr
 }
 
 // progress returns a function to call as each of total items is done.
