@@ -37,36 +37,91 @@
   var noticeEl = doc.getElementById("notice");
   var sidebar = doc.getElementById("sidebar");
 
-  // Elements of entries: those the server put in the conversation, and the
-  // inert <template>s of every other entry, cloned when first shown.
-  var templates = new Map(), elements = new Map();
-  doc.querySelectorAll("#store > template[data-i]").forEach(function (t) {
-    templates.set(+t.getAttribute("data-i"), t);
-  });
-  // A copy first: decorating mutates the DOM, and walking the live
-  // children collection meanwhile is quadratic (minutes at 50,000 entries).
-  Array.from(main.children).forEach(function (el) {
-    var pos = posOfElement(el);
-    if (pos !== undefined) { elements.set(pos, el); decorate(el); }
-  });
+  // Entries' HTML. The server wrote the conversation of the session's leaf
+  // into #conversation as chunks of CHUNK entries, each in a <noscript>:
+  // without JavaScript the browser shows them; with it, they are raw text,
+  // read in a fraction of the time their elements would take to build. Every
+  // other entry is in the store, in inert <script type="text/x-canopy"
+  // data-i="positions"> chunks. Elements are built only for the entries
+  // the conversation shows in its window (see setView), and kept.
+  var CHUNK = +main.getAttribute("data-chunk") || 512;
+  var pathChunks = Array.prototype.slice.call(main.getElementsByTagName("noscript"));
+  main.textContent = "";
+  var pathIdx = new Int32Array(n).fill(-1); // position -> index on the server's path
+  (function () {
+    if (T.leaf < 0) return;
+    var k = 0;
+    pathTo(T.leaf).forEach(function (pos) { if (!(FL[pos] & F_EMBEDDED)) pathIdx[pos] = k++; });
+  })();
+  var storeIdx = null; // position -> [chunk, index], made when first needed
+  function storeIndex() {
+    if (!storeIdx) {
+      storeIdx = new Map();
+      doc.querySelectorAll("#store > script[data-i]").forEach(function (c) {
+        c.getAttribute("data-i").split(" ").forEach(function (p, k) { storeIdx.set(+p, [c, k]); });
+      });
+    }
+    return storeIdx;
+  }
+  var parts = new Map(); // chunk -> its entries' HTML
+  function entriesOf(chunk) {
+    var a = parts.get(chunk);
+    if (!a) {
+      // Every entry is one <article>, and "<" in session text is "&lt;":
+      // "<article " starts an entry and nothing else.
+      a = chunk.textContent.split("<article ");
+      a.shift();
+      for (var i = 0; i < a.length; i++) a[i] = "<article " + a[i];
+      parts.set(chunk, a);
+    }
+    return a;
+  }
+  function hasHTML(pos) { return pathIdx[pos] >= 0 || storeIndex().has(pos); }
+  function htmlOf(pos) {
+    var i = pathIdx[pos];
+    if (i >= 0) {
+      var c = pathChunks[Math.floor(i / CHUNK)];
+      return c ? entriesOf(c)[i % CHUNK] : undefined;
+    }
+    var at = storeIndex().get(pos);
+    return at ? entriesOf(at[0])[at[1]] : undefined;
+  }
+
+  var elements = new Map(); // position -> element, once built
+  var tpl = doc.createElement("template");
+  // elementsFor builds (once) and returns the elements of the entries at
+  // positions list, in order; one parse for all of them.
+  function elementsFor(list) {
+    var need = [], html = [];
+    list.forEach(function (p) {
+      if (elements.has(p)) return;
+      var h = htmlOf(p);
+      if (h !== undefined) { need.push(p); html.push(h); }
+    });
+    if (need.length) {
+      tpl.innerHTML = html.join("");
+      var made = Array.prototype.slice.call(tpl.content.children);
+      if (made.length !== need.length) { // never expected: one at a time
+        made = html.map(function (h) { tpl.innerHTML = h; return tpl.content.firstElementChild; });
+      }
+      for (var i = 0; i < need.length; i++) {
+        var el = made[i];
+        if (!el) continue;
+        if (expandOutputs) openOutputs(el);
+        decorate(el);
+        elements.set(need[i], el);
+      }
+      tpl.innerHTML = "";
+    }
+    var out = [];
+    list.forEach(function (p) { var el = elements.get(p); if (el) out.push(el); });
+    return out;
+  }
 
   var state = { leaf: T.leaf, target: -1, selected: -1, focus: -1, mode: "default", query: [] };
   var sessionLeaf = T.leaf;
   var onPath = new Uint8Array(n);
   var expandOutputs = false;
-
-  function elementFor(pos) {
-    var el = elements.get(pos);
-    if (!el) {
-      var t = templates.get(pos);
-      if (!t) return null;
-      el = t.content.firstElementChild.cloneNode(true);
-      if (expandOutputs) openOutputs(el);
-      decorate(el);
-      elements.set(pos, el);
-    }
-    return el;
-  }
 
   // decorate adds the copy-link buttons (they need the script, so the
   // script makes them: the page stays smaller).
@@ -98,35 +153,86 @@
     return pos;
   }
 
-  // showPath puts the conversation for the path to leaf on screen.
-  // Only the part of the conversation after the branch point changes: the
-  // shared beginning stays in the document, untouched.
-  // Positions whose elements are in the conversation, in order: at first,
-  // what the page was written with.
-  var shown = Array.prototype.map.call(main.children, posOfElement);
-  function showPath(leaf) {
-    state.leaf = leaf;
-    onPath.fill(0);
-    var want = [];
-    if (leaf >= 0) {
-      pathTo(leaf).forEach(function (pos) {
-        onPath[pos] = 1;
-        if (!(FL[pos] & F_EMBEDDED) && (elements.has(pos) || templates.has(pos))) want.push(pos);
-      });
-    }
+  // The conversation shows the entries of the path to a leaf (shown, in
+  // order). A long one has elements only for a window of them, shown[lo..hi):
+  // the window grows by STEP entries as the reader scrolls near one of its
+  // edges (two sentinels around #conversation, watched by an
+  // IntersectionObserver), so that opening and navigating cost the same at
+  // any length. A path of at most EAGER entries is shown whole.
+  var EAGER = 400, STEP = 24, BEFORE = 8;
+  var shown = [], lo = 0, hi = 0;
+  var edgeTop = doc.createElement("div"), edgeEnd = doc.createElement("div");
+  edgeTop.className = edgeEnd.className = "edge";
+  main.parentNode.insertBefore(edgeTop, main);
+  main.parentNode.insertBefore(edgeEnd, main.nextSibling);
+  var edges = window.IntersectionObserver ? new IntersectionObserver(function (list) {
+    list.forEach(function (e) {
+      if (!e.isIntersecting) return;
+      if (e.target === edgeEnd && hi < shown.length) setView(shown, lo, Math.min(shown.length, hi + STEP));
+      else if (e.target === edgeTop && lo > 0) setView(shown, Math.max(0, lo - STEP), hi);
+      else return;
+      if (state.query.length) highlightSearch();
+      // Ask again: while the edge stays near the view, the window grows.
+      edges.unobserve(e.target);
+      edges.observe(e.target);
+    });
+  }, { rootMargin: "1500px 0px" }) : null;
+  if (edges) { edges.observe(edgeTop); edges.observe(edgeEnd); }
+  // A printed page holds the whole conversation.
+  window.addEventListener("beforeprint", function () {
+    if (lo > 0 || hi < shown.length) setView(shown, 0, shown.length);
+  });
+
+  // setView makes the conversation want[wlo..whi). Elements of the window
+  // that keep their place (the shared beginning of the old and new path)
+  // stay in the document, untouched.
+  function setView(want, wlo, whi) {
     var same = 0;
     while (same < shown.length && same < want.length && shown[same] === want[same]) same++;
-    for (var i = shown.length - 1; i >= same; i--) {
-      var old = elements.get(shown[i]);
-      if (old && old.parentNode === main) old.remove();
+    var klo = Math.max(lo, wlo), khi = Math.min(hi, whi, same), i;
+    if (klo >= khi) {
+      main.textContent = "";
+      insert(elementsFor(want.slice(wlo, whi)), null);
+    } else {
+      for (i = lo; i < klo; i++) removeShown(shown[i]);
+      for (i = khi; i < hi; i++) removeShown(shown[i]);
+      insert(elementsFor(want.slice(wlo, klo)), elements.get(want[klo]));
+      insert(elementsFor(want.slice(khi, whi)), null);
     }
-    var frag = doc.createDocumentFragment();
-    for (i = same; i < want.length; i++) {
-      var el = elementFor(want[i]);
-      if (el) frag.appendChild(el);
-    }
-    main.appendChild(frag);
     shown = want;
+    lo = wlo;
+    hi = whi;
+  }
+  function insert(els, before) {
+    if (!els.length) return;
+    var frag = doc.createDocumentFragment();
+    els.forEach(function (el) { frag.appendChild(el); });
+    main.insertBefore(frag, before);
+  }
+  function removeShown(pos) {
+    var el = elements.get(pos);
+    if (el && el.parentNode === main) el.remove();
+  }
+
+  // showPath puts the conversation for the path to leaf on screen, its
+  // window around the entry of focus (a position; -1: the beginning).
+  function showPath(leaf, focus) {
+    state.leaf = leaf;
+    onPath.fill(0);
+    var want = [], at = -1;
+    if (leaf >= 0) {
+      // A result drawn in its call's card is found in the caller's entry.
+      var f = focus;
+      while (f >= 0 && (FL[f] & F_EMBEDDED)) f = P[f];
+      pathTo(leaf).forEach(function (pos) {
+        onPath[pos] = 1;
+        if (pos === f) at = want.length;
+        if (!(FL[pos] & F_EMBEDDED) && hasHTML(pos)) want.push(pos);
+      });
+    }
+    if (want.length <= EAGER || !edges) setView(want, 0, want.length);
+    else if (at < 0) setView(want, 0, Math.min(want.length, STEP));
+    else setView(want, Math.max(0, at - BEFORE), Math.min(want.length, at + STEP));
     highlightSearch();
   }
 
@@ -170,7 +276,7 @@
   // navigate shows the path to leaf, selects target's row and scrolls to
   // the target's entry.
   function navigate(leaf, target) {
-    showPath(leaf);
+    showPath(leaf, target);
     state.target = target;
     state.selected = target;
     state.focus = target;
@@ -208,20 +314,57 @@
     if (!haystack) haystack = new Array(n);
     var h = haystack[pos];
     if (h === undefined) {
-      var el = null;
+      var text = "";
       if (FL[pos] & F_EMBEDDED) {
-        // A result drawn in its call's card: find the card in the caller.
+        // A result drawn in its call's card: the card in the caller's HTML.
         var a = P[pos];
         while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
-        var owner = a >= 0 ? (elements.get(a) || (templates.get(a) && templates.get(a).content)) : null;
-        if (owner) el = owner.getElementById ? owner.getElementById("entry-" + domId(T.id[pos])) : owner.querySelector("#entry-" + CSS.escape(domId(T.id[pos])));
+        var owner = a >= 0 ? htmlOf(a) : undefined;
+        if (owner !== undefined) text = cardText(owner, T.id[pos]);
       } else {
-        el = elements.get(pos) || (templates.get(pos) && templates.get(pos).content);
+        text = plainText(htmlOf(pos) || "");
       }
-      h = ((LBL[pos] || "") + " " + TXT[pos] + " " + (el ? el.textContent : "")).toLowerCase();
+      h = ((LBL[pos] || "") + " " + TXT[pos] + " " + text).toLowerCase();
       haystack[pos] = h;
     }
     return h;
+  }
+
+  // plainText is the text of some of our HTML, as textContent would read
+  // it: tags dropped ("<" in text is "&lt;", and attribute values have no
+  // "<" or ">"), character references decoded.
+  var ENT = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0" };
+  function plainText(html) {
+    return html.replace(/<[^>]*>/g, "").replace(/&(#[0-9]+|#x[0-9a-f]+|[a-z]+);/gi, function (m, e) {
+      if (e.charAt(0) !== "#") return ENT[e] !== undefined ? ENT[e] : m;
+      var c = e.charAt(1) === "x" || e.charAt(1) === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return c > 0 && c < 0x110000 ? String.fromCodePoint(c) : m;
+    });
+  }
+  // cardText is the text of the tool card with the result id in the
+  // caller's HTML: from its <div ... id="entry-id"> to the </div> closing it.
+  function attrEscape(s) { // as Go's html/template writes an attribute value
+    return s.replace(/[&'<>"+]/g, function (c) {
+      return { "&": "&amp;", "'": "&#39;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "+": "&#43;" }[c];
+    });
+  }
+  function cardText(html, id) {
+    var at = html.indexOf(' id="entry-' + attrEscape(domId(id)) + '"');
+    var start = at < 0 ? -1 : html.lastIndexOf("<div", at);
+    if (start < 0) { // not found as written: ask the parser
+      tpl.innerHTML = html;
+      var card = tpl.content.getElementById("entry-" + domId(id));
+      var t = card ? card.textContent : "";
+      tpl.innerHTML = "";
+      return t;
+    }
+    var re = /<(\/?)div\b/g, depth = 0, m;
+    re.lastIndex = start;
+    while ((m = re.exec(html))) {
+      depth += m[1] ? -1 : 1;
+      if (!depth) return plainText(html.slice(start, m.index));
+    }
+    return plainText(html.slice(start));
   }
 
   // layout computes the visible rows with the reference's indentation:
@@ -603,7 +746,7 @@
   if (wantLeaf !== null || wantTarget !== null) {
     navigate(leaf, target >= 0 ? target : leaf);
   } else {
-    showPath(leaf);
+    showPath(leaf, -1);
     state.selected = -1;
     renderTree();
     scrollRowIntoView(leaf);

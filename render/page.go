@@ -16,6 +16,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -127,6 +128,7 @@ type pageData struct {
 	Omitted                        []string
 	OriginalSHA256                 string
 	TreeJSON                       template.JS
+	Chunk                          int // entries per chunk of the conversation
 	HasSource                      bool
 	SourceJSON                     template.JS
 }
@@ -178,7 +180,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		SessionID: orString(s.Header.ID, "(no id)"), Cwd: s.Header.Cwd,
 		Format:     fmt.Sprintf("%s, version %d", s.Format, s.Version),
 		SourceName: filepath.Base(s.File), SourceSize: byteSize(len(s.Source)),
-		HasSource: !opts.NoSource,
+		HasSource: !opts.NoSource, Chunk: writeBatch,
 	}
 	d.Title = opts.Title
 	if d.Title == "" {
@@ -265,36 +267,107 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 
 // writeBatch is how many entries are rendered at once: enough to keep
 // every core busy, few enough that memory holds only a small part of the
-// page.
+// page. It is also how many entries one chunk of the page holds (see
+// writeEntries); the script reads it from #conversation's data-chunk.
 const writeBatch = 512
 
-// writeEntries renders the entries (by index) in order and writes them,
-// each in a <template data-i="position"> when positions are given.
+// writeEntries renders the entries (by index) in order and writes them a
+// chunk of writeBatch at a time. The entries of the conversation (no
+// positions) go in a <noscript> per chunk: without JavaScript the browser
+// parses and shows them as they are; with it, they are raw text, which the
+// browser reads in a fraction of the time it takes to build their elements,
+// and the page's script builds elements only for the entries in view. The
+// stored entries (positions given: their places in tree order) go in a
+// <script type="text/x-canopy" data-i="positions"> per chunk: inert text,
+// with or without JavaScript, until the script shows one.
+//
+// Raw text ends at the first "</noscript" or "</script"; in a script, "<!--"
+// starts an escaped state. Neither can come from a session: its text is
+// escaped, so "<" only starts our own tags, and we write no noscript,
+// script or comment; rawSafe makes sure of it.
 func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int) error {
 	out := make([]template.HTML, writeBatch)
 	errs := make([]error, writeBatch)
+	var chunk bytes.Buffer
 	for lo := 0; lo < len(entries); lo += writeBatch {
 		hi := min(lo+writeBatch, len(entries))
 		parallel(hi-lo, func(j int) {
 			out[j], errs[j] = r.renderEntry(ec, entries[lo+j])
 		})
+		chunk.Reset()
+		if positions != nil {
+			chunk.WriteString(`<script type="text/x-canopy" data-i="`)
+			for j := lo; j < hi; j++ {
+				if j > lo {
+					chunk.WriteByte(' ')
+				}
+				chunk.WriteString(strconv.Itoa(positions[j]))
+			}
+			chunk.WriteString(`">`)
+		} else {
+			chunk.WriteString("<noscript>")
+		}
 		for j := 0; j < hi-lo; j++ {
 			if errs[j] != nil {
 				return errs[j]
 			}
-			var err error
-			if positions != nil {
-				_, err = fmt.Fprintf(w, `<template data-i="%d">%s</template>`, positions[lo+j], out[j])
-			} else {
-				_, err = io.WriteString(w, string(out[j]))
-			}
-			if err != nil {
-				return err
-			}
+			chunk.WriteString(rawSafe(string(out[j])))
 			out[j] = ""
+		}
+		if positions != nil {
+			chunk.WriteString("</script>")
+		} else {
+			chunk.WriteString("</noscript>")
+		}
+		if _, err := w.Write(chunk.Bytes()); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// rawSafe makes an entry's HTML safe to put in a <noscript> or <script>
+// as raw text: "</noscript", "</script" (any case) and "<!--" are written
+// with "&lt;". Our HTML never holds them ("<" in session text is "&lt;");
+// if it ever did, it could only be in text or an attribute value, where
+// "&lt;" reads as the same "<".
+func rawSafe(h string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(h); i++ {
+		if h[i] != '<' || !rawEnder(h[i+1:]) {
+			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(h) + 16)
+		}
+		b.WriteString(h[last:i])
+		b.WriteString("&lt;")
+		last = i + 1
+	}
+	if last == 0 {
+		return h
+	}
+	b.WriteString(h[last:])
+	return b.String()
+}
+
+// rawEnder reports whether what follows a "<" ends raw text or starts a
+// comment.
+func rawEnder(rest string) bool {
+	if strings.HasPrefix(rest, "!--") {
+		return true
+	}
+	if len(rest) == 0 || rest[0] != '/' {
+		return false
+	}
+	rest = rest[1:]
+	for _, name := range []string{"noscript", "script"} {
+		if len(rest) >= len(name) && strings.EqualFold(rest[:len(name)], name) {
+			return true
+		}
+	}
+	return false
 }
 
 var roleName = map[string]string{
