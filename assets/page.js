@@ -30,30 +30,31 @@
   var kids = new Array(n);
   for (i = 0; i < n; i++) if (P[i] >= 0) (kids[P[i]] || (kids[P[i]] = [])).push(i);
 
-  var main = doc.getElementById("conversation");
   var treeEl = doc.getElementById("tree");
   var statusEl = doc.getElementById("tree-status");
   var searchEl = doc.getElementById("tree-search");
   var noticeEl = doc.getElementById("notice");
   var sidebar = doc.getElementById("sidebar");
 
-  // Entries' HTML. The server wrote the conversation of the session's leaf
-  // into #conversation as chunks of CHUNK entries, each in a <noscript>:
-  // without JavaScript the browser shows them; with it, they are raw text,
-  // read in a fraction of the time their elements would take to build. Every
-  // other entry is in the store, in inert <script type="text/x-canopy"
-  // data-i="positions"> chunks. Elements are built only for the entries
-  // the conversation shows in its window (see setView), and kept.
-  var CHUNK = +main.getAttribute("data-chunk") || 512;
-  var pathChunks = Array.prototype.slice.call(main.getElementsByTagName("noscript"));
-  main.textContent = "";
+  // Entries' HTML. This script runs before the entries have arrived: the
+  // page gives the tree, this script, then the store (every entry off the
+  // session's active path, in inert <script type="text/x-canopy"
+  // data-i="positions"> chunks), then #conversation (the active path, in
+  // <noscript> chunks of CHUNK entries: without JavaScript the browser shows
+  // them; with it they are raw text, read in a fraction of the time their
+  // elements would take to build). pump() takes in chunks as they complete;
+  // what needs an entry that has not arrived waits for it. Elements are
+  // built only for the entries the conversation shows in its window (see
+  // setView), and kept.
+  var main = null, CHUNK = 512, edgeTop = null, edgeEnd = null;
+  var pathChunks = [], liveChunks = null, storeDone = false, loaded = false;
   var pathIdx = new Int32Array(n).fill(-1); // position -> index on the server's path
   (function () {
     if (T.leaf < 0) return;
     var k = 0;
     pathTo(T.leaf).forEach(function (pos) { if (!(FL[pos] & F_EMBEDDED)) pathIdx[pos] = k++; });
   })();
-  var storeIdx = null; // position -> [chunk, index], made when first needed
+  var storeIdx = null; // position -> [chunk, index], made once the store is complete
   function storeIndex() {
     if (!storeIdx) {
       storeIdx = new Map();
@@ -62,6 +63,12 @@
       });
     }
     return storeIdx;
+  }
+  // available: the entry's HTML has arrived in full.
+  function available(pos) {
+    var i = pathIdx[pos];
+    if (i >= 0) return Math.floor(i / CHUNK) < pathChunks.length;
+    return storeDone;
   }
   var parts = new Map(); // chunk -> its entries' HTML
   function entriesOf(chunk) {
@@ -76,8 +83,8 @@
     }
     return a;
   }
-  function hasHTML(pos) { return pathIdx[pos] >= 0 || storeIndex().has(pos); }
   function htmlOf(pos) {
+    if (!available(pos)) return undefined;
     var i = pathIdx[pos];
     if (i >= 0) {
       var c = pathChunks[Math.floor(i / CHUNK)];
@@ -156,32 +163,43 @@
   // The conversation shows the entries of the path to a leaf (shown, in
   // order). A long one has elements only for a window of them, shown[lo..hi):
   // the window grows by STEP entries as the reader scrolls near one of its
-  // edges (two sentinels around #conversation, watched by an
+  // edges (the sentinels #conv-top and #conv-end, watched by an
   // IntersectionObserver), so that opening and navigating cost the same at
   // any length. A path of at most EAGER entries is shown whole.
   var EAGER = 400, STEP = 24, BEFORE = 8;
   var shown = [], lo = 0, hi = 0;
-  var edgeTop = doc.createElement("div"), edgeEnd = doc.createElement("div");
-  edgeTop.className = edgeEnd.className = "edge";
-  main.parentNode.insertBefore(edgeTop, main);
-  main.parentNode.insertBefore(edgeEnd, main.nextSibling);
   var edges = window.IntersectionObserver ? new IntersectionObserver(function (list) {
     list.forEach(function (e) {
-      if (!e.isIntersecting) return;
-      if (e.target === edgeEnd && hi < shown.length) setView(shown, lo, Math.min(shown.length, hi + STEP));
+      if (!e.isIntersecting || pending) return;
+      var end = availEnd(shown);
+      if (e.target === edgeEnd && hi < end) setView(shown, lo, Math.min(end, hi + STEP));
       else if (e.target === edgeTop && lo > 0) setView(shown, Math.max(0, lo - STEP), hi);
       else return;
       if (state.query.length) highlightSearch();
-      // Ask again: while the edge stays near the view, the window grows.
-      edges.unobserve(e.target);
-      edges.observe(e.target);
+      askEdge(e.target); // while the edge stays near the view, the window grows
     });
   }, { rootMargin: "1500px 0px" }) : null;
-  if (edges) { edges.observe(edgeTop); edges.observe(edgeEnd); }
+  function askEdge(el) {
+    if (!edges || !el) return;
+    edges.unobserve(el);
+    edges.observe(el);
+  }
   // A printed page holds the whole conversation.
   window.addEventListener("beforeprint", function () {
-    if (lo > 0 || hi < shown.length) setView(shown, 0, shown.length);
+    if (!pending && (lo > 0 || hi < shown.length)) setView(shown, 0, availEnd(shown));
   });
+
+  // availEnd is how many entries at the start of list have arrived: they
+  // arrive in path order (the store, then the server's path in order), so
+  // a binary search finds it.
+  function availEnd(list) {
+    var a = 0, b = list.length;
+    while (a < b) {
+      var m = (a + b) >> 1;
+      if (available(list[m])) a = m + 1; else b = m;
+    }
+    return a;
+  }
 
   // setView makes the conversation want[wlo..whi). Elements of the window
   // that keep their place (the shared beginning of the old and new path)
@@ -191,7 +209,7 @@
     while (same < shown.length && same < want.length && shown[same] === want[same]) same++;
     var klo = Math.max(lo, wlo), khi = Math.min(hi, whi, same), i;
     if (klo >= khi) {
-      main.textContent = "";
+      for (i = lo; i < hi; i++) removeShown(shown[i]);
       insert(elementsFor(want.slice(wlo, whi)), null);
     } else {
       for (i = lo; i < klo; i++) removeShown(shown[i]);
@@ -215,8 +233,11 @@
   }
 
   // showPath puts the conversation for the path to leaf on screen, its
-  // window around the entry of focus (a position; -1: the beginning).
-  function showPath(leaf, focus) {
+  // window around the entry of focus (a position; -1: the beginning), then
+  // calls then(). Until the entries it needs have arrived, it waits
+  // (pending), the conversation unchanged.
+  var pending = null;
+  function showPath(leaf, focus, then) {
     state.leaf = leaf;
     onPath.fill(0);
     var want = [], at = -1;
@@ -227,14 +248,71 @@
       pathTo(leaf).forEach(function (pos) {
         onPath[pos] = 1;
         if (pos === f) at = want.length;
-        if (!(FL[pos] & F_EMBEDDED) && hasHTML(pos)) want.push(pos);
+        if (!(FL[pos] & F_EMBEDDED)) want.push(pos);
       });
     }
-    if (want.length <= EAGER || !edges) setView(want, 0, want.length);
-    else if (at < 0) setView(want, 0, Math.min(want.length, STEP));
-    else setView(want, Math.max(0, at - BEFORE), Math.min(want.length, at + STEP));
-    highlightSearch();
+    pending = { leaf: leaf, focus: focus, then: then };
+    tryShow(want, at);
   }
+  function tryShow(want, at) {
+    if (!main || !pending) return;
+    var end = availEnd(want), wlo = 0, whi = want.length;
+    if (want.length <= EAGER || !edges) {
+      if (end < want.length && !loaded) return;
+    } else if (at < 0) {
+      whi = Math.min(want.length, STEP);
+      if (end < whi && !loaded) return;
+    } else {
+      wlo = Math.max(0, at - BEFORE);
+      whi = Math.min(want.length, at + STEP);
+      if (end <= at && !loaded) return;
+    }
+    var then = pending.then;
+    pending = null;
+    setView(want, wlo, Math.min(whi, end));
+    highlightSearch();
+    if (then) then();
+  }
+  function retryPending() {
+    if (!pending) return;
+    var p = pending;
+    showPath(p.leaf, p.focus, p.then);
+  }
+
+  // pump takes in what the parser has added: #conversation, the chunks
+  // that are complete (the next one has begun, or the conversation has
+  // ended), then everything once the document is parsed.
+  function pump() {
+    if (loaded) return;
+    var done = doc.readyState !== "loading";
+    if (!main) {
+      main = doc.getElementById("conversation");
+      if (!main) return;
+      CHUNK = +main.getAttribute("data-chunk") || CHUNK;
+      liveChunks = main.getElementsByTagName("noscript");
+      storeDone = true; // the store comes before the conversation
+      edgeTop = doc.getElementById("conv-top");
+      askEdge(edgeTop);
+      main.addEventListener("click", onConvClick);
+    }
+    if (!edgeEnd && (edgeEnd = doc.getElementById("conv-end"))) askEdge(edgeEnd);
+    var closed = done || !!edgeEnd;
+    var have = closed ? liveChunks.length : liveChunks.length - 1;
+    var grew = have > pathChunks.length;
+    for (var i = pathChunks.length; i < have; i++) pathChunks.push(liveChunks[i]);
+    if (closed) {
+      loaded = true;
+      if (watcher) watcher.disconnect();
+      pathChunks.forEach(function (c) { c.remove(); });
+      if (state.query.length && searchPartial) applySearch();
+      if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+    }
+    if (grew || closed) {
+      retryPending();
+      askEdge(edgeEnd);
+    }
+  }
+  var watcher = window.MutationObserver ? new MutationObserver(pump) : null;
 
   function entryElement(pos) {
     return doc.getElementById("entry-" + domId(T.id[pos]));
@@ -248,8 +326,23 @@
     if (el) {
       el.classList.add("target");
       lastTarget = el;
-      if (scroll) el.scrollIntoView({ block: "start" });
+      if (scroll) {
+        el.scrollIntoView({ block: "start" });
+        settle(el, el.getBoundingClientRect().top, 5);
+      }
     }
+  }
+  // settle scrolls to el again while it moves: the entries around it are
+  // laid out (content-visibility) only once they come into view, and
+  // their real heights move it.
+  function settle(el, top, tries) {
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        if (lastTarget !== el || !el.isConnected) return;
+        if (Math.abs(el.getBoundingClientRect().top - top) > 2) el.scrollIntoView({ block: "start" });
+        if (tries > 1) settle(el, top, tries - 1);
+      }, 0);
+    });
   }
 
   function updateURL() {
@@ -276,12 +369,11 @@
   // navigate shows the path to leaf, selects target's row and scrolls to
   // the target's entry.
   function navigate(leaf, target) {
-    showPath(leaf, target);
+    showPath(leaf, target, function () { markTarget(target, true); });
     state.target = target;
     state.selected = target;
     state.focus = target;
     renderTree();
-    markTarget(target, true);
     scrollRowIntoView(target);
     updateURL();
   }
@@ -319,15 +411,25 @@
         // A result drawn in its call's card: the card in the caller's HTML.
         var a = P[pos];
         while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+        if (a >= 0 && !available(a)) return partialHay(pos);
         var owner = a >= 0 ? htmlOf(a) : undefined;
         if (owner !== undefined) text = cardText(owner, T.id[pos]);
       } else {
+        if (!available(pos)) return partialHay(pos);
         text = plainText(htmlOf(pos) || "");
       }
       h = ((LBL[pos] || "") + " " + TXT[pos] + " " + text).toLowerCase();
       haystack[pos] = h;
     }
     return h;
+  }
+
+  // partialHay: the search text of an entry that has not arrived yet; the
+  // search runs again when everything has.
+  var searchPartial = false;
+  function partialHay(pos) {
+    searchPartial = true;
+    return ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
   }
 
   // plainText is the text of some of our HTML, as textContent would read
@@ -591,6 +693,7 @@
     if (ev.key === "Escape") { searchEl.value = ""; applySearch(); }
   });
   function applySearch() {
+    searchPartial = false;
     state.query = searchEl.value.toLowerCase().split(/\s+/).filter(Boolean);
     renderTree();
     highlightSearch();
@@ -601,7 +704,7 @@
   function highlightSearch() {
     if (!window.CSS || !CSS.highlights || typeof Highlight === "undefined") return;
     CSS.highlights.delete("search-hit");
-    if (!state.query.length) return;
+    if (!state.query.length || !main) return;
     var ranges = [], walker = doc.createTreeWalker(main, NodeFilter.SHOW_TEXT);
     for (var node = walker.nextNode(); node && ranges.length < 5000; node = walker.nextNode()) {
       var text = node.data.toLowerCase();
@@ -619,7 +722,7 @@
 
   // ---- The conversation's buttons and the toolbar ---------------------
 
-  main.addEventListener("click", function (ev) {
+  function onConvClick(ev) {
     var b = ev.target.closest(".copy-link");
     if (!b) return;
     var holder = b.closest("[id^='entry-']");
@@ -635,7 +738,7 @@
       b.textContent = "copied";
       setTimeout(function () { b.textContent = "link"; }, 1500);
     });
-  });
+  }
 
   function copyText(text) {
     if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -718,13 +821,14 @@
   });
 
   // The search text of every entry is gathered while the browser is idle
-  // after load, so that the first keystroke finds it ready.
+  // once everything has arrived (see pump), so that the first keystroke
+  // finds it ready; a slice at most 30 ms long at a time.
   var indexed = 0;
   function buildIndex(deadline) {
-    while (indexed < n && (deadline.didTimeout || deadline.timeRemaining() > 2)) hay(indexed++);
+    var t0 = performance.now();
+    while (indexed < n && (deadline.didTimeout ? performance.now() - t0 < 30 : deadline.timeRemaining() > 2)) hay(indexed++);
     if (indexed < n) requestIdleCallback(buildIndex, { timeout: 1000 });
   }
-  if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
 
   // ---- Start: the deep link, or the session's leaf --------------------
 
@@ -751,4 +855,8 @@
     renderTree();
     scrollRowIntoView(leaf);
   }
+  // Take in the entries as they arrive.
+  if (watcher) watcher.observe(root, { childList: true, subtree: true });
+  doc.addEventListener("DOMContentLoaded", pump);
+  pump();
 })();

@@ -1059,7 +1059,7 @@ func TestBrowserHostileContent(t *testing.T) {
     for (const a of el.attributes) if (/^on/i.test(a.name)) handlers.push(el.tagName + " " + a.name + "=" + a.value);
     const href = el.getAttribute("href") || el.getAttribute("xlink:href");
     if (href && !/^(https?:|mailto:|#)/i.test(href.trim())) links.push(el.tagName + " href=" + href);
-    if (el.tagName === "SCRIPT" && !["tree-data", "source-data"].includes(el.id) && el !== document.body.lastElementChild && !(el.type === "text/x-canopy" && el.parentNode.id === "store")) scripts.push(el.outerHTML.slice(0, 120));
+    if (el.tagName === "SCRIPT" && !["tree-data", "source-data", "page-script"].includes(el.id) && !(el.type === "text/x-canopy" && el.parentNode.id === "store")) scripts.push(el.outerHTML.slice(0, 120));
     if (el.tagName === "STYLE" && el.parentNode !== document.head) styles.push(el.outerHTML.slice(0, 120));
     if ((el.tagName === "IMG" || el.tagName === "svg" || el.tagName === "IFRAME") && !(el.getAttribute("src") || "").startsWith("data:")) images.push(el.outerHTML.slice(0, 120));
   }
@@ -1400,13 +1400,13 @@ const corpusScan = `(() => {
     }
   });
   walk(document);
-  const ours = new Set(["tree-data", "source-data"]);
+  const ours = new Set(["tree-data", "source-data", "page-script"]);
   const bad = [];
   const deny = /^(script|style|iframe|frame|frameset|object|embed|base|meta|link|form|textarea|select|video|audio|source|svg|math|marquee|portal|noscript|noembed|xmp|plaintext|dialog|title|body|html|head)$/i;
   for (const el of all) {
     const tag = el.tagName.toLowerCase();
     const inHead = el.parentNode === document.head;
-    const isOurs = (tag === "script" && (ours.has(el.id) || el === document.body.lastElementChild || (el.type === "text/x-canopy" && el.parentNode && el.parentNode.id === "store"))) ||
+    const isOurs = (tag === "script" && (ours.has(el.id) || (el.type === "text/x-canopy" && el.parentNode && el.parentNode.id === "store"))) ||
       (tag === "style" && inHead) || (tag === "meta" && inHead) || (tag === "title" && inHead) ||
       (tag === "noscript" && el.parentNode && el.parentNode.id === "sidebar") ||
       ((tag === "html" || tag === "head" || tag === "body") && el.ownerDocument === document && (el === document.documentElement || el === document.head || el === document.body));

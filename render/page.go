@@ -239,26 +239,29 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return err
 	}
 	d.TreeJSON = template.JS(tree)
-	<-src.done
-	if src.err != nil {
-		return fmt.Errorf("embedding the source: %w", src.err)
-	}
-	d.SourceJSON = template.JS(src.json)
 
 	// The page is written as it is made: the template's parts, with the
-	// entries streamed in between, a batch at a time.
+	// entries streamed in between, a batch at a time. The tree and the
+	// script come first, then the entries off the path (the store), then
+	// the conversation: the page's script draws the tree and the first
+	// entries while the rest arrives.
 	if err := r.page.ExecuteTemplate(w, "top", &d); err != nil {
-		return fmt.Errorf("executing page template: %w", err)
-	}
-	if err := r.writeEntries(w, ec, shown, nil); err != nil {
-		return err
-	}
-	if err := r.page.ExecuteTemplate(w, "middle", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
 	if err := r.writeEntries(w, ec, stored, storedPos); err != nil {
 		return err
 	}
+	if err := r.page.ExecuteTemplate(w, "middle", &d); err != nil {
+		return fmt.Errorf("executing page template: %w", err)
+	}
+	if err := r.writeEntries(w, ec, shown, nil); err != nil {
+		return err
+	}
+	<-src.done
+	if src.err != nil {
+		return fmt.Errorf("embedding the source: %w", src.err)
+	}
+	d.SourceJSON = template.JS(src.json)
 	if err := r.page.ExecuteTemplate(w, "bottom", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
