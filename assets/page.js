@@ -310,6 +310,7 @@
     if (grew || closed) {
       retryPending();
       askEdge(edgeEnd);
+      prepareSoon();
     }
   }
   var watcher = window.MutationObserver ? new MutationObserver(pump) : null;
@@ -380,7 +381,13 @@
 
   // ---- The tree ------------------------------------------------------
 
-  var rows = [];      // flat list of visible rows: {pos, prefix}
+  // The visible rows, in order, as parallel arrays (no object per row: a
+  // layout of 100,000 rows allocates nothing but these): the position,
+  // the indentation drawn, the ARIA level, bits (R_* below) and the
+  // gutter chain of each row.
+  var rowCount = 0, rowPos = new Int32Array(n), rDi = new Int32Array(n), rLevel = new Int32Array(n);
+  var rBits = new Uint8Array(n), rGut = new Array(n);
+  var R_CONN = 1, R_LAST = 2, R_VROOT = 4;
   var rowIndex = new Int32Array(n).fill(-1);
   var haystack = null; // lower-cased search text by position, built on first search
 
@@ -396,10 +403,67 @@
       default: if (f & F_SETTINGS) return false;
     }
     if (state.query.length) {
-      var h = hay(pos);
-      for (var q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
+      var q;
+      if (indexed >= n) {
+        var h = hay(pos);
+        for (q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
+      } else {
+        for (q = 0; q < state.query.length; q++) if (!quickMatch(pos, state.query[q])) return false;
+      }
     }
     return true;
+  }
+
+  // The quick search, until the exact index (hay) is complete: a term is
+  // looked for in the entry's lower-cased HTML, outside tags ("<" and ">"
+  // in text are "&lt;" and "&gt;"). Its hits are hits of the exact search;
+  // it misses only a term that spans markup ("fmt.println" in highlighted
+  // code), found once the exact index is ready and the search runs again.
+  var lowHTML = new Array(n), cardAt = new Array(n), metaLow = new Array(n);
+  function lowOf(a) {
+    var h = lowHTML[a];
+    if (h === undefined) {
+      h = htmlOf(a);
+      h = lowHTML[a] = h === undefined ? "" : h.toLowerCase();
+    }
+    return h;
+  }
+  function quickMatch(pos, q) {
+    var m = metaLow[pos];
+    if (m === undefined) m = metaLow[pos] = ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
+    if (m.indexOf(q) >= 0) return true;
+    var a = pos;
+    if (FL[pos] & F_EMBEDDED) { a = P[pos]; while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a]; }
+    if (a < 0) return false;
+    if (!available(a)) { searchPartial = true; return false; }
+    if (/["'+]/.test(q)) return hay(pos).indexOf(q) >= 0; // written as references: ask the exact text
+    var h = lowOf(a), from = 0, to = h.length;
+    if (a !== pos) {
+      var c = cardAt[pos];
+      if (c === undefined) c = cardAt[pos] = cardRange(h, T.id[pos]);
+      if (!c) return hay(pos).indexOf(q) >= 0;
+      from = c[0];
+      to = c[1];
+    }
+    var eq = q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    for (var i = h.indexOf(eq, from); i >= 0 && i + eq.length <= to; i = h.indexOf(eq, i + 1)) {
+      if (h.lastIndexOf("<", i) <= h.lastIndexOf(">", i)) return true;
+    }
+    return false;
+  }
+  // cardRange: where the tool card of result id is in its caller's
+  // lower-cased HTML, or null.
+  function cardRange(h, id) {
+    var at = h.indexOf((' id="entry-' + attrEscape(domId(id)) + '"').toLowerCase());
+    var start = at < 0 ? -1 : h.lastIndexOf("<div", at);
+    if (start < 0) return null;
+    var re = /<(\/?)div\b/g, depth = 0, m;
+    re.lastIndex = start;
+    while ((m = re.exec(h))) {
+      depth += m[1] ? -1 : 1;
+      if (!depth) return [start, m.index];
+    }
+    return [start, h.length];
   }
 
   function hay(pos) {
@@ -472,48 +536,76 @@
   // layout computes the visible rows with the reference's indentation:
   // rows re-parented to their nearest visible ancestor, the branch holding
   // the active leaf first among siblings, connectors under branch points.
+  var vfirst = new Int32Array(n), vnext = new Int32Array(n), vlast = new Int32Array(n), va = new Int32Array(n);
+  var sPos = new Int32Array(n), sIndent = new Int32Array(n), sBits = new Uint8Array(n), sLevel = new Int32Array(n), sGut = new Array(n);
+  var S_JB = 8; // a stack bit besides R_*: the parent branches
   function layout() {
-    var va = new Int32Array(n); // nearest visible ancestor-or-self
-    var vkids = new Map(), vroots = [], count = 0;
-    for (var pos = 0; pos < n; pos++) { // tree order: parents come first
-      var par = P[pos] >= 0 ? va[P[pos]] : -1;
+    vfirst.fill(-1);
+    vnext.fill(-1);
+    vlast.fill(-1);
+    var vroots = [], count = 0, pos, par;
+    for (pos = 0; pos < n; pos++) { // tree order: parents come first
+      par = P[pos] >= 0 ? va[P[pos]] : -1;
       if (visible(pos)) {
         va[pos] = pos;
         count++;
-        if (par >= 0) { var l = vkids.get(par); if (l) l.push(pos); else vkids.set(par, [pos]); }
-        else vroots.push(pos);
+        if (par >= 0) {
+          if (vlast[par] < 0) vfirst[par] = pos; else vnext[vlast[par]] = pos;
+          vlast[par] = pos;
+        } else vroots.push(pos);
       } else {
         va[pos] = par;
       }
     }
-    function ordered(list) {
-      var a = [], b = [];
-      list.forEach(function (p) { (onPath[p] ? a : b).push(p); });
-      return a.concat(b);
+    // ordered: the children on the active path first, the others in order.
+    var tmp = [];
+    function ordered(first) {
+      tmp.length = 0;
+      for (var c = first; c >= 0; c = vnext[c]) if (onPath[c]) tmp.push(c);
+      for (c = first; c >= 0; c = vnext[c]) if (!onPath[c]) tmp.push(c);
+      return tmp;
     }
-    rows = [];
+    rowCount = 0;
     rowIndex.fill(-1);
-    var multi = vroots.length > 1;
-    var stack = [];
-    var rs = ordered(vroots);
-    for (var r = rs.length - 1; r >= 0; r--) {
-      stack.push({ pos: rs[r], indent: multi ? 1 : 0, jb: multi, conn: multi, last: r === rs.length - 1, gutters: null, vroot: multi, level: 1, di: 0 });
+    var multi = vroots.length > 1, sp = 0, r, c;
+    var rs = vroots.filter(function (p) { return onPath[p]; }).concat(vroots.filter(function (p) { return !onPath[p]; }));
+    for (r = rs.length - 1; r >= 0; r--, sp++) {
+      sPos[sp] = rs[r];
+      sIndent[sp] = multi ? 1 : 0;
+      sBits[sp] = multi ? (S_JB | R_CONN | R_VROOT) : 0;
+      if (r === rs.length - 1) sBits[sp] |= R_LAST;
+      sLevel[sp] = 1;
+      sGut[sp] = null;
     }
     // Gutters are a chain shared by a whole subtree (newest first): a row
     // costs the same at any depth. Prefixes are drawn only for rows in view.
-    while (stack.length) {
-      var nd = stack.pop();
-      nd.di = multi ? Math.max(0, nd.indent - 1) : nd.indent;
-      rowIndex[nd.pos] = rows.length;
-      rows.push(nd);
-      var ch = vkids.get(nd.pos);
-      if (!ch) continue;
-      ch = ordered(ch);
-      var branch = ch.length > 1;
-      var indent = (branch || (nd.jb && nd.indent > 0)) ? nd.indent + 1 : nd.indent;
-      var gutters = (nd.conn && !nd.vroot) ? { position: Math.max(0, nd.di - 1), show: !nd.last, up: nd.gutters } : nd.gutters;
-      for (var c = ch.length - 1; c >= 0; c--) {
-        stack.push({ pos: ch[c], indent: indent, jb: branch, conn: branch, last: c === ch.length - 1, gutters: gutters, vroot: false, level: nd.level + (branch ? 1 : 0), di: 0 });
+    while (sp > 0) {
+      sp--;
+      pos = sPos[sp];
+      var ind = sIndent[sp], bits = sBits[sp], level = sLevel[sp], gut = sGut[sp];
+      sGut[sp] = null;
+      var di = multi ? Math.max(0, ind - 1) : ind;
+      r = rowCount++;
+      rowIndex[pos] = r;
+      rowPos[r] = pos;
+      rDi[r] = di;
+      rLevel[r] = level;
+      rBits[r] = bits & (R_CONN | R_LAST | R_VROOT);
+      rGut[r] = gut;
+      var first = vfirst[pos];
+      if (first < 0) continue;
+      var single = vnext[first] < 0;
+      var ch = single ? null : ordered(first);
+      var branch = !single;
+      var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
+      var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
+      var cb = branch ? (S_JB | R_CONN) : 0, lv = level + (branch ? 1 : 0);
+      if (single) {
+        sPos[sp] = first; sIndent[sp] = indent; sBits[sp] = cb | R_LAST; sLevel[sp] = lv; sGut[sp] = gutters; sp++;
+        continue;
+      }
+      for (c = ch.length - 1; c >= 0; c--, sp++) {
+        sPos[sp] = ch[c]; sIndent[sp] = indent; sBits[sp] = cb | (c === ch.length - 1 ? R_LAST : 0); sLevel[sp] = lv; sGut[sp] = gutters;
       }
     }
     statusEl.textContent = count + " / " + n + " entries";
@@ -528,7 +620,7 @@
 
   function renderTree() {
     layout();
-    spacer.style.height = rows.length * ROW_H + "px";
+    spacer.style.height = rowCount * ROW_H + "px";
     drawn.forEach(function (el) { el.remove(); });
     drawn.clear();
     drawRows();
@@ -537,12 +629,12 @@
   function drawRows() {
     var top = treeEl.scrollTop, h = treeEl.clientHeight || 600;
     var first = Math.max(0, Math.floor(top / ROW_H) - 20);
-    var last = Math.min(rows.length, Math.ceil((top + h) / ROW_H) + 20);
+    var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + 20);
     var keep = new Map();
     for (var r = first; r < last; r++) {
-      var pos = rows[r].pos;
+      var pos = rowPos[r];
       var el = drawn.get(pos);
-      if (el) drawn.delete(pos); else el = makeRow(rows[r]);
+      if (el) drawn.delete(pos); else el = makeRow(r);
       el.style.top = r * ROW_H + "px";
       styleRow(el, pos);
       keep.set(pos, el);
@@ -555,32 +647,36 @@
 
   // prefixOf draws a row's connectors: a gutter "│" for every ancestor
   // branch that goes on below, and "├─"/"└─" where the row branches off.
-  function prefixOf(row) {
-    var di = row.di, slot = new Array(di), prefix = "";
-    for (var g = row.gutters; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
+  // A row shows at most MAX_PREFIX levels of connectors: deeper ones
+  // would be drawn beyond the row's right edge anyway, and shaping
+  // thousands of characters per row made scrolling a deep tree slow.
+  var MAX_PREFIX = 80;
+  function prefixOf(r) {
+    var di = Math.min(rDi[r], MAX_PREFIX), slot = new Array(di), prefix = "", bits = rBits[r];
+    for (var g = rGut[r]; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
     for (var lv = 0; lv < di; lv++) {
       if (slot[lv]) prefix += slot[lv].show ? "│  " : "   ";
-      else if (row.conn && !row.vroot && lv === di - 1) prefix += row.last ? "└─ " : "├─ ";
+      else if ((bits & R_CONN) && !(bits & R_VROOT) && lv === rDi[r] - 1) prefix += (bits & R_LAST) ? "└─ " : "├─ ";
       else prefix += "   ";
     }
     return prefix;
   }
 
-  function makeRow(row) {
-    var pos = row.pos;
+  function makeRow(r) {
+    var pos = rowPos[r];
     var el = doc.createElement("div");
     el.className = "row k-" + KIND[pos];
     el.id = "row-" + pos;
     el.setAttribute("role", "treeitem");
     el.setAttribute("data-entry-id", T.id[pos]);
-    el.setAttribute("aria-level", String(row.level));
+    el.setAttribute("aria-level", String(rLevel[r]));
     el.style.position = "absolute";
     el.style.left = "0";
     el.style.right = "0";
     el.style.height = ROW_H + "px";
     var pre = doc.createElement("span");
     pre.className = "prefix";
-    pre.textContent = prefixOf(row);
+    pre.textContent = prefixOf(r);
     var mark = doc.createElement("span");
     mark.className = "marker";
     el.appendChild(pre);
@@ -635,38 +731,38 @@
   });
 
   treeEl.addEventListener("keydown", function (ev) {
-    if (!rows.length) return;
+    if (!rowCount) return;
     var r = state.focus >= 0 ? rowIndex[state.focus] : -1;
     var next = r;
     switch (ev.key) {
-      case "ArrowDown": next = Math.min(rows.length - 1, r + 1); break;
+      case "ArrowDown": next = Math.min(rowCount - 1, r + 1); break;
       case "ArrowUp": next = Math.max(0, r - 1); break;
       case "Home": next = 0; break;
-      case "End": next = rows.length - 1; break;
-      case "PageDown": next = Math.min(rows.length - 1, r + 20); break;
+      case "End": next = rowCount - 1; break;
+      case "PageDown": next = Math.min(rowCount - 1, r + 20); break;
       case "PageUp": next = Math.max(0, r - 20); break;
       case "ArrowLeft": // to the nearest shown ancestor
-        if (r >= 0) { for (var a = P[rows[r].pos]; a >= 0; a = P[a]) if (rowIndex[a] >= 0) { next = rowIndex[a]; break; } }
+        if (r >= 0) { for (var a = P[rowPos[r]]; a >= 0; a = P[a]) if (rowIndex[a] >= 0) { next = rowIndex[a]; break; } }
         break;
       case "ArrowRight":
-        if (r >= 0 && r + 1 < rows.length && kids[rows[r].pos]) next = r + 1;
+        if (r >= 0 && r + 1 < rowCount && kids[rowPos[r]]) next = r + 1;
         break;
       case "Enter": case " ":
-        if (r >= 0) activate(rows[r].pos);
+        if (r >= 0) activate(rowPos[r]);
         ev.preventDefault();
         return;
       default: return;
     }
     ev.preventDefault();
     if (next < 0) next = 0;
-    state.focus = rows[next].pos;
+    state.focus = rowPos[next];
     scrollRowIntoView(state.focus);
   });
   treeEl.addEventListener("focus", function () {
     if (state.focus < 0 || rowIndex[state.focus] < 0) {
       // Focus the selected row when it is shown, else the first row.
       var r = state.selected >= 0 ? rowIndex[state.selected] : -1;
-      state.focus = rows.length ? rows[Math.max(0, r)].pos : -1;
+      state.focus = rowCount ? rowPos[Math.max(0, r)] : -1;
     }
     drawRows();
   });
@@ -687,7 +783,7 @@
   var searchTimer = 0;
   searchEl.addEventListener("input", function () {
     clearTimeout(searchTimer);
-    searchTimer = setTimeout(applySearch, n > 20000 ? 120 : 0);
+    searchTimer = setTimeout(applySearch, 0);
   });
   searchEl.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape") { searchEl.value = ""; applySearch(); }
@@ -828,6 +924,34 @@
     var t0 = performance.now();
     while (indexed < n && (deadline.didTimeout ? performance.now() - t0 < 30 : deadline.timeRemaining() > 2)) hay(indexed++);
     if (indexed < n) requestIdleCallback(buildIndex, { timeout: 1000 });
+    else {
+      lowHTML = cardAt = null; // the quick search is done with
+      if (state.query.length) applySearch();
+    }
+  }
+  // While the entries arrive, their lower-cased HTML is made ready for the
+  // quick search, a chunk at a time when the browser is idle.
+  // In the order they arrive: the store, then the server's path.
+  var prepOrder = null, prepared = 0, preparing = false;
+  function prepare(deadline) {
+    preparing = false;
+    if (!prepOrder) {
+      prepOrder = Array.from(storeIndex().keys());
+      var base = prepOrder.length;
+      for (var p = 0; p < n; p++) if (pathIdx[p] >= 0) prepOrder[base + pathIdx[p]] = p;
+      prepOrder = prepOrder.filter(function (x) { return x !== undefined; });
+    }
+    var t0 = performance.now();
+    while (lowHTML && prepared < prepOrder.length && available(prepOrder[prepared]) && (deadline.didTimeout ? performance.now() - t0 < 30 : deadline.timeRemaining() > 2)) {
+      lowOf(prepOrder[prepared++]);
+    }
+    prepareSoon();
+  }
+  function prepareSoon() {
+    if (preparing || !window.requestIdleCallback || !lowHTML || !main) return;
+    if (prepOrder && !(prepared < prepOrder.length && available(prepOrder[prepared]))) return;
+    preparing = true;
+    requestIdleCallback(prepare, { timeout: 1000 });
   }
 
   // ---- Start: the deep link, or the session's leaf --------------------
