@@ -408,7 +408,7 @@
         var h = hay(pos);
         for (q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
       } else {
-        for (q = 0; q < state.query.length; q++) if (!quickMatch(pos, state.query[q])) return false;
+        for (q = 0; q < state.query.length; q++) if (!quickMatch(pos, state.query[q], quickTerms[q])) return false;
       }
     }
     return true;
@@ -428,7 +428,16 @@
     }
     return h;
   }
-  function quickMatch(pos, q) {
+  // quickTerms: the query's terms as our HTML writes them, or "" for a term
+  // with characters written as references in several ways (ask the exact
+  // text).
+  var quickTerms = [];
+  function setQuickTerms() {
+    quickTerms = state.query.map(function (q) {
+      return /["'+]/.test(q) ? "" : q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    });
+  }
+  function quickMatch(pos, q, eq) {
     var m = metaLow[pos];
     if (m === undefined) m = metaLow[pos] = ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
     if (m.indexOf(q) >= 0) return true;
@@ -436,7 +445,7 @@
     if (FL[pos] & F_EMBEDDED) { a = P[pos]; while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a]; }
     if (a < 0) return false;
     if (!available(a)) { searchPartial = true; return false; }
-    if (/["'+]/.test(q)) return hay(pos).indexOf(q) >= 0; // written as references: ask the exact text
+    if (!eq) return hay(pos).indexOf(q) >= 0;
     var h = lowOf(a), from = 0, to = h.length;
     if (a !== pos) {
       var c = cardAt[pos];
@@ -445,7 +454,6 @@
       from = c[0];
       to = c[1];
     }
-    var eq = q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     for (var i = h.indexOf(eq, from); i >= 0 && i + eq.length <= to; i = h.indexOf(eq, i + 1)) {
       if (h.lastIndexOf("<", i) <= h.lastIndexOf(">", i)) return true;
     }
@@ -791,6 +799,7 @@
   function applySearch() {
     searchPartial = false;
     state.query = searchEl.value.toLowerCase().split(/\s+/).filter(Boolean);
+    setQuickTerms();
     renderTree();
     highlightSearch();
   }
@@ -929,12 +938,14 @@
       if (state.query.length) applySearch();
     }
   }
-  // While the entries arrive, their lower-cased HTML is made ready for the
-  // quick search, a chunk at a time when the browser is idle.
-  // In the order they arrive: the store, then the server's path.
-  var prepOrder = null, prepared = 0, preparing = false;
-  function prepare(deadline) {
+  // While the entries arrive, their lower-cased HTML (and every row's
+  // text) is made ready for the quick search, in slices of at most 8 ms
+  // (idle callbacks came too late: the first keystroke did the work).
+  // In the order the entries arrive: the store, then the server's path.
+  var prepOrder = null, prepared = 0, preparing = false, metaDone = 0;
+  function prepare() {
     preparing = false;
+    if (!lowHTML) return;
     if (!prepOrder) {
       prepOrder = Array.from(storeIndex().keys());
       var base = prepOrder.length;
@@ -942,16 +953,17 @@
       prepOrder = prepOrder.filter(function (x) { return x !== undefined; });
     }
     var t0 = performance.now();
-    while (lowHTML && prepared < prepOrder.length && available(prepOrder[prepared]) && (deadline.didTimeout ? performance.now() - t0 < 30 : deadline.timeRemaining() > 2)) {
-      lowOf(prepOrder[prepared++]);
+    for (; metaDone < n && performance.now() - t0 < 8; metaDone++) {
+      if (metaLow[metaDone] === undefined) metaLow[metaDone] = ((LBL[metaDone] || "") + " " + TXT[metaDone]).toLowerCase();
     }
+    while (prepared < prepOrder.length && available(prepOrder[prepared]) && performance.now() - t0 < 8) lowOf(prepOrder[prepared++]);
     prepareSoon();
   }
   function prepareSoon() {
-    if (preparing || !window.requestIdleCallback || !lowHTML || !main) return;
-    if (prepOrder && !(prepared < prepOrder.length && available(prepOrder[prepared]))) return;
+    if (preparing || !lowHTML || !main) return;
+    if (prepOrder && metaDone >= n && !(prepared < prepOrder.length && available(prepOrder[prepared]))) return;
     preparing = true;
-    requestIdleCallback(prepare, { timeout: 1000 });
+    setTimeout(prepare, 0);
   }
 
   // ---- Start: the deep link, or the session's leaf --------------------
