@@ -40,14 +40,17 @@
   // page gives the tree, this script, then the store (every entry off the
   // session's active path, in inert <script type="text/x-canopy"
   // data-i="positions"> chunks), then #conversation (the active path, in
-  // <noscript> chunks of CHUNK entries: without JavaScript the browser shows
+  // <noscript> chunks, each with the path index of its first entry in
+  // data-at (at most 512 entries or about 1 MB): without JavaScript the browser shows
   // them; with it they are raw text, read in a fraction of the time their
   // elements would take to build). pump() takes in chunks as they complete;
   // what needs an entry that has not arrived waits for it. Elements are
   // built only for the entries the conversation shows in its window (see
   // setView), and kept.
-  var main = null, CHUNK = 512, edgeTop = null, edgeEnd = null;
-  var pathChunks = [], liveChunks = null, storeDone = false, loaded = false;
+  var main = null, edgeTop = null, edgeEnd = null;
+  // pathChunks: the complete chunks; chunkAt: their first entries; pathEnd:
+  // how many entries of the path they hold.
+  var pathChunks = [], chunkAt = [], pathEnd = 0, liveChunks = null, storeDone = false, loaded = false;
   var pathIdx = new Int32Array(n).fill(-1); // position -> index on the server's path
   (function () {
     if (T.leaf < 0) return;
@@ -67,7 +70,7 @@
   // available: the entry's HTML has arrived in full.
   function available(pos) {
     var i = pathIdx[pos];
-    if (i >= 0) return Math.floor(i / CHUNK) < pathChunks.length;
+    if (i >= 0) return i < pathEnd;
     return storeDone;
   }
   var parts = new Map(); // chunk -> its entries' HTML
@@ -87,8 +90,9 @@
     if (!available(pos)) return undefined;
     var i = pathIdx[pos];
     if (i >= 0) {
-      var c = pathChunks[Math.floor(i / CHUNK)];
-      return c ? entriesOf(c)[i % CHUNK] : undefined;
+      var a = 0, b = chunkAt.length; // the last chunk that starts at or before i
+      while (b - a > 1) { var m = (a + b) >> 1; if (chunkAt[m] <= i) a = m; else b = m; }
+      return entriesOf(pathChunks[a])[i - chunkAt[a]];
     }
     var at = storeIndex().get(pos);
     return at ? entriesOf(at[0])[at[1]] : undefined;
@@ -288,7 +292,6 @@
     if (!main) {
       main = doc.getElementById("conversation");
       if (!main) return;
-      CHUNK = +main.getAttribute("data-chunk") || CHUNK;
       liveChunks = main.getElementsByTagName("noscript");
       storeDone = true; // the store comes before the conversation
       edgeTop = doc.getElementById("conv-top");
@@ -299,7 +302,11 @@
     var closed = done || !!edgeEnd;
     var have = closed ? liveChunks.length : liveChunks.length - 1;
     var grew = have > pathChunks.length;
-    for (var i = pathChunks.length; i < have; i++) pathChunks.push(liveChunks[i]);
+    for (var i = pathChunks.length; i < have; i++) {
+      pathChunks.push(liveChunks[i]);
+      chunkAt.push(+liveChunks[i].getAttribute("data-at"));
+    }
+    pathEnd = closed ? n : have >= 0 ? +liveChunks[have].getAttribute("data-at") : 0;
     if (closed) {
       loaded = true;
       if (watcher) watcher.disconnect();

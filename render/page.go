@@ -129,7 +129,6 @@ type pageData struct {
 	OriginalSHA256                 string
 	TreeJSON                       template.JS
 	SourceImages                   bool // the source's pictures are markers (dedupImages)
-	Chunk                          int  // entries per chunk of the conversation
 	HasSource                      bool
 	SourceJSON                     template.JS
 }
@@ -191,7 +190,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		SessionID: orString(s.Header.ID, "(no id)"), Cwd: s.Header.Cwd,
 		Format:     fmt.Sprintf("%s, version %d", s.Format, s.Version),
 		SourceName: filepath.Base(s.File), SourceSize: byteSize(len(s.Source)),
-		HasSource: !opts.NoSource, Chunk: writeBatch,
+		HasSource: !opts.NoSource,
 	}
 	d.Title = opts.Title
 	if d.Title == "" {
@@ -289,13 +288,14 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 
 // writeBatch is how many entries are rendered at once: enough to keep
 // every core busy, few enough that memory holds only a small part of the
-// page. It is also how many entries one chunk of the page holds (see
-// writeEntries); the script reads it from #conversation's data-chunk.
+// page. It is also the most entries one chunk of the page holds (see
+// writeEntries).
 const writeBatch = 512
 
-// writeEntries renders the entries (by index) in order and writes them a
-// chunk of writeBatch at a time. The entries of the conversation (no
-// positions) go in a <noscript> per chunk: without JavaScript the browser
+// writeEntries renders the entries (by index) in order and writes them in
+// chunks of at most writeBatch entries and about chunkBytes. The entries of
+// the conversation (no positions) go in a <noscript data-at="index of the
+// first"> per chunk: without JavaScript the browser
 // parses and shows them as they are; with it, they are raw text, which the
 // browser reads in a fraction of the time it takes to build their elements,
 // and the page's script builds elements only for the entries in view. The
@@ -316,40 +316,56 @@ func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, position
 		parallel(hi-lo, func(j int) {
 			out[j], errs[j] = r.renderEntry(ec, entries[lo+j])
 		})
-		chunk.Reset()
-		if positions != nil {
-			chunk.WriteString(`<script type="text/x-canopy" data-i="`)
-			for j := lo; j < hi; j++ {
-				if j > lo {
-					chunk.WriteByte(' ')
-				}
-				chunk.WriteString(strconv.Itoa(positions[j]))
-			}
-			chunk.WriteString(`">`)
-		} else {
-			chunk.WriteString("<noscript>")
-		}
 		for j := 0; j < hi-lo; j++ {
 			if errs[j] != nil {
 				return errs[j]
 			}
-			chunk.WriteString(rawSafe(string(out[j])))
-			if images != nil {
-				collectImages(string(out[j]), images)
+		}
+		// Chunks of this batch: a new one after chunkBytes, so that the
+		// script can use the first entries before big ones have arrived.
+		for j := 0; j < hi-lo; {
+			k := j
+			size := 0
+			for k < hi-lo && (k == j || size+len(out[k]) <= chunkBytes) {
+				size += len(out[k])
+				k++
 			}
-			out[j] = ""
-		}
-		if positions != nil {
-			chunk.WriteString("</script>")
-		} else {
-			chunk.WriteString("</noscript>")
-		}
-		if _, err := w.Write(chunk.Bytes()); err != nil {
-			return err
+			chunk.Reset()
+			if positions != nil {
+				chunk.WriteString(`<script type="text/x-canopy" data-i="`)
+				for i := lo + j; i < lo+k; i++ {
+					if i > lo+j {
+						chunk.WriteByte(' ')
+					}
+					chunk.WriteString(strconv.Itoa(positions[i]))
+				}
+				chunk.WriteString(`">`)
+			} else {
+				chunk.WriteString(`<noscript data-at="` + strconv.Itoa(lo+j) + `">`)
+			}
+			for ; j < k; j++ {
+				chunk.WriteString(rawSafe(string(out[j])))
+				if images != nil {
+					collectImages(string(out[j]), images)
+				}
+				out[j] = ""
+			}
+			if positions != nil {
+				chunk.WriteString("</script>")
+			} else {
+				chunk.WriteString("</noscript>")
+			}
+			if _, err := w.Write(chunk.Bytes()); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// chunkBytes is about the most HTML one chunk holds (one entry may be
+// more): the script uses a chunk once it is complete.
+const chunkBytes = 1 << 20
 
 // rawSafe makes an entry's HTML safe to put in a <noscript> or <script>
 // as raw text: "</noscript", "</script" (any case) and "<!--" are written
