@@ -170,14 +170,14 @@
   // edges (the sentinels #conv-top and #conv-end, watched by an
   // IntersectionObserver), so that opening and navigating cost the same at
   // any length. A path of at most EAGER entries is shown whole.
-  var EAGER = 400, STEP = 24, BEFORE = 8;
+  var EAGER = 400, EAGER_BYTES = 2e6, STEP = 24, BEFORE = 8, SPAN_BYTES = 15e5;
   var shown = [], lo = 0, hi = 0;
   var edges = window.IntersectionObserver ? new IntersectionObserver(function (list) {
     list.forEach(function (e) {
       if (!e.isIntersecting || pending) return;
       var end = availEnd(shown);
-      if (e.target === edgeEnd && hi < end) setView(shown, lo, Math.min(end, hi + STEP));
-      else if (e.target === edgeTop && lo > 0) setView(shown, Math.max(0, lo - STEP), hi);
+      if (e.target === edgeEnd && hi < end) setView(shown, lo, spanEnd(shown, hi, end));
+      else if (e.target === edgeTop && lo > 0) setView(shown, spanStart(shown, lo, STEP), hi);
       else return;
       if (state.query.length) highlightSearch();
       askEdge(e.target); // while the edge stays near the view, the window grows
@@ -192,6 +192,25 @@
   window.addEventListener("beforeprint", function () {
     if (!pending && (lo > 0 || hi < shown.length)) setView(shown, 0, availEnd(shown));
   });
+
+  // spanEnd is where a window growing from list[from] ends: STEP entries,
+  // fewer if their HTML passes SPAN_BYTES (pictures), at least one, at most
+  // limit. spanStart is where one growing back from list[to] starts.
+  function spanEnd(list, from, limit) {
+    var k = from, bytes = 0;
+    while (k < limit && k - from < STEP && bytes <= SPAN_BYTES) bytes += (htmlOf(list[k++]) || "").length;
+    return k;
+  }
+  function spanStart(list, to, count) {
+    var k = to, bytes = 0;
+    while (k > 0 && to - k < count && bytes <= SPAN_BYTES) bytes += (htmlOf(list[--k]) || "").length;
+    return k;
+  }
+  function bytesOf(list, from, to) {
+    var bytes = 0;
+    for (var k = from; k < to; k++) bytes += (htmlOf(list[k]) || "").length;
+    return bytes;
+  }
 
   // availEnd is how many entries at the start of list have arrived: they
   // arrive in path order (the store, then the server's path in order), so
@@ -261,15 +280,16 @@
   function tryShow(want, at) {
     if (!main || !pending) return;
     var end = availEnd(want), wlo = 0, whi = want.length;
-    if (want.length <= EAGER || !edges) {
+    // A short conversation is shown whole, once it has arrived.
+    if (!edges || (want.length <= EAGER && bytesOf(want, 0, end) <= EAGER_BYTES)) {
       if (end < want.length && !loaded) return;
     } else if (at < 0) {
-      whi = Math.min(want.length, STEP);
-      if (end < whi && !loaded) return;
+      if (end < 1 && !loaded) return;
+      whi = spanEnd(want, 0, end);
     } else {
-      wlo = Math.max(0, at - BEFORE);
-      whi = Math.min(want.length, at + STEP);
       if (end <= at && !loaded) return;
+      wlo = spanStart(want, at, BEFORE);
+      whi = spanEnd(want, at, end);
     }
     var then = pending.then;
     pending = null;
