@@ -446,20 +446,35 @@
   // in text are "&lt;" and "&gt;"). Its hits are hits of the exact search;
   // it misses only a term that spans markup ("fmt.println" in highlighted
   // code), found once the exact index is ready and the search runs again.
-  var lowHTML = new Array(n), cardAt = new Array(n), metaLow = new Array(n);
-  function lowOf(a) {
-    var h = lowHTML[a];
-    if (h === undefined) {
-      h = htmlOf(a);
-      h = lowHTML[a] = h === undefined ? "" : h.toLowerCase();
+  // The quick search's text: each chunk lower-cased whole (one string, no
+  // string per entry) with where its entries start.
+  var lowChunks = new Map(), cardAt = new Array(n), metaLow = new Array(n);
+  function lowChunk(c) {
+    var lc = lowChunks.get(c);
+    if (!lc) {
+      var low = c.textContent.toLowerCase(), starts = [];
+      for (var at = low.indexOf("<article "); at >= 0; at = low.indexOf("<article ", at + 9)) starts.push(at);
+      lc = { low: low, starts: starts };
+      lowChunks.set(c, lc);
     }
-    return h;
+    return lc;
+  }
+  // locOf: the chunk and index in it of an entry that has arrived.
+  function locOf(pos) {
+    var i = pathIdx[pos];
+    if (i >= 0) {
+      var a = 0, b = chunkAt.length;
+      while (b - a > 1) { var m = (a + b) >> 1; if (chunkAt[m] <= i) a = m; else b = m; }
+      return [pathChunks[a], i - chunkAt[a]];
+    }
+    return storeIndex().get(pos) || null;
   }
   // quickTerms: the query's terms as our HTML writes them, or "" for a term
   // with characters written as references in several ways (ask the exact
   // text).
   var quickTerms = [];
   function setQuickTerms() {
+    searchGen++;
     quickTerms = state.query.map(function (q) {
       return /["'+]/.test(q) ? "" : q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     });
@@ -473,32 +488,58 @@
     if (a < 0) return false;
     if (!available(a)) { searchPartial = true; return false; }
     if (!eq) return hay(pos).indexOf(q) >= 0;
-    var h = lowOf(a), from = 0, to = h.length;
+    var loc = locOf(a);
+    if (!loc) return false;
+    var lc = lowChunk(loc[0]), h = lc.low, from = lc.starts[loc[1]], to = loc[1] + 1 < lc.starts.length ? lc.starts[loc[1] + 1] : h.length;
+    if (from === undefined) return false;
     if (a !== pos) {
-      var c = cardAt[pos];
-      if (c === undefined) c = cardAt[pos] = cardRange(h, T.id[pos]);
+      var c = cardOf(pos, lc, from, to);
       if (!c) return hay(pos).indexOf(q) >= 0;
       from = c[0];
       to = c[1];
     }
-    for (var i = h.indexOf(eq, from); i >= 0 && i + eq.length <= to; i = h.indexOf(eq, i + 1)) {
-      if (h.lastIndexOf("<", i) <= h.lastIndexOf(">", i)) return true;
-    }
-    return false;
+    return firstHit(lc, eq, from) + eq.length <= to;
   }
-  // cardRange: where the tool card of result id is in its caller's
-  // lower-cased HTML, or null.
-  function cardRange(h, id) {
-    var at = h.indexOf((' id="entry-' + attrEscape(domId(id)) + '"').toLowerCase());
-    var start = at < 0 ? -1 : h.lastIndexOf("<div", at);
-    if (start < 0) return null;
+  // firstHit is where eq first occurs in lc's text at or after from, outside
+  // tags (Infinity: nowhere). Entries are asked about mostly in the order
+  // they are in their chunk: the last answer, remembered per chunk and
+  // term, answers every later question up to it, so that a chunk is
+  // scanned about once per search, not once per entry.
+  var searchGen = 0;
+  function firstHit(lc, eq, from) {
+    if (lc.gen !== searchGen) { lc.gen = searchGen; lc.memo = new Map(); }
+    var mm = lc.memo.get(eq);
+    if (!mm) lc.memo.set(eq, mm = { from: 0, hit: -1 });
+    else if (from >= mm.from && from <= mm.hit) return mm.hit;
+    var h = lc.low, i = h.indexOf(eq, from);
+    while (i >= 0 && h.lastIndexOf("<", i) > h.lastIndexOf(">", i)) i = h.indexOf(eq, i + 1);
+    mm.from = from;
+    mm.hit = i < 0 ? Infinity : i;
+    return mm.hit;
+  }
+  function cardOwner(pos) {
+    var a = P[pos];
+    while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+    return a;
+  }
+  function cardOf(pos, lc, from, to) {
+    var c = cardAt[pos];
+    if (c === undefined) c = cardAt[pos] = cardRange(lc.low, T.id[pos], from, to);
+    return c;
+  }
+  // cardRange: where the tool card of result id is in h[from..to) (the
+  // caller's lower-cased HTML), or null.
+  function cardRange(h, id, from, to) {
+    var at = h.indexOf((' id="entry-' + attrEscape(domId(id)) + '"').toLowerCase(), from);
+    var start = at < 0 || at >= to ? -1 : h.lastIndexOf("<div", at);
+    if (start < from) return null;
     var re = /<(\/?)div\b/g, depth = 0, m;
     re.lastIndex = start;
-    while ((m = re.exec(h))) {
+    while ((m = re.exec(h)) && m.index < to) {
       depth += m[1] ? -1 : 1;
       if (!depth) return [start, m.index];
     }
-    return [start, h.length];
+    return [start, to];
   }
 
   function hay(pos) {
@@ -1008,34 +1049,42 @@
     while (indexed < n && (deadline.didTimeout ? performance.now() - t0 < 30 : deadline.timeRemaining() > 2)) hay(indexed++);
     if (indexed < n) requestIdleCallback(buildIndex, { timeout: 1000 });
     else {
-      lowHTML = cardAt = null; // the quick search is done with
+      lowChunks = cardAt = null; // the quick search is done with
       if (state.query.length) applySearch();
     }
   }
-  // While the entries arrive, their lower-cased HTML (and every row's
-  // text) is made ready for the quick search, in slices of at most 8 ms
-  // (idle callbacks came too late: the first keystroke did the work).
-  // In the order the entries arrive: the store, then the server's path.
-  var prepOrder = null, prepared = 0, preparing = false, metaDone = 0;
+  // While the entries arrive, the quick search's text (every complete
+  // chunk lower-cased, and every row's text) is made ready, in slices of at
+  // most 8 ms (idle callbacks came too late: the first keystroke did the
+  // work). The store's chunks, then the conversation's, as they arrive.
+  var preparing = false, metaDone = 0, prepStore = null, prepPath = 0, prepCard = 0;
   function prepare() {
     preparing = false;
-    if (!lowHTML) return;
-    if (!prepOrder) {
-      prepOrder = Array.from(storeIndex().keys());
-      var base = prepOrder.length;
-      for (var p = 0; p < n; p++) if (pathIdx[p] >= 0) prepOrder[base + pathIdx[p]] = p;
-      prepOrder = prepOrder.filter(function (x) { return x !== undefined; });
-    }
+    if (!lowChunks) return;
     var t0 = performance.now();
     for (; metaDone < n && performance.now() - t0 < 8; metaDone++) {
       if (metaLow[metaDone] === undefined) metaLow[metaDone] = ((LBL[metaDone] || "") + " " + TXT[metaDone]).toLowerCase();
     }
-    while (prepared < prepOrder.length && available(prepOrder[prepared]) && performance.now() - t0 < 8) lowOf(prepOrder[prepared++]);
+    if (!prepStore) prepStore = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
+    while (prepStore.length && performance.now() - t0 < 8) lowChunk(prepStore.shift());
+    while (prepPath < pathChunks.length && performance.now() - t0 < 8) lowChunk(pathChunks[prepPath++]);
+    // The cards of results drawn in their call's entry, once that has arrived.
+    for (; prepCard < n && performance.now() - t0 < 8; prepCard++) {
+      if (!(FL[prepCard] & F_EMBEDDED) || cardAt[prepCard] !== undefined) continue;
+      var a = P[prepCard];
+      while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+      if (a < 0) continue;
+      if (!available(a)) break;
+      var loc = locOf(a);
+      if (!loc) continue;
+      var lc = lowChunk(loc[0]), from = lc.starts[loc[1]];
+      if (from !== undefined) cardOf(prepCard, lc, from, loc[1] + 1 < lc.starts.length ? lc.starts[loc[1] + 1] : lc.low.length);
+    }
     prepareSoon();
   }
   function prepareSoon() {
-    if (preparing || !lowHTML || !main) return;
-    if (prepOrder && metaDone >= n && !(prepared < prepOrder.length && available(prepOrder[prepared]))) return;
+    if (preparing || !lowChunks || !main) return;
+    if (metaDone >= n && prepStore && !prepStore.length && prepPath >= pathChunks.length && (prepCard >= n || !loaded && !available(cardOwner(prepCard)))) return;
     preparing = true;
     setTimeout(prepare, 0);
   }
