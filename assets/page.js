@@ -723,10 +723,11 @@
 
   // prefixOf draws a row's connectors: a gutter "│" for every ancestor
   // branch that goes on below, and "├─"/"└─" where the row branches off.
-  // A row shows at most MAX_PREFIX levels of connectors: deeper ones
+  // A row shows at most MAX_PREFIX levels of connectors (72 characters, wider
+  // than the 400 px sidebar): deeper ones
   // would be drawn beyond the row's right edge anyway, and shaping
   // thousands of characters per row made scrolling a deep tree slow.
-  var MAX_PREFIX = 80;
+  var MAX_PREFIX = 24;
   function prefixOf(r) {
     var di = Math.min(rDi[r], MAX_PREFIX), slot = new Array(di), prefix = "", bits = rBits[r];
     for (var g = rGut[r]; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
@@ -1042,11 +1043,12 @@
 
   // The search text of every entry is gathered while the browser is idle
   // once everything has arrived (see pump), so that the first keystroke
-  // finds it ready; a slice at most 30 ms long at a time.
+  // finds it ready; a slice at most 8 ms long at a time (longer slices
+  // delayed the frames of clicks and filters).
   var indexed = 0;
   function buildIndex(deadline) {
     var t0 = performance.now();
-    while (indexed < n && (deadline.didTimeout ? performance.now() - t0 < 30 : deadline.timeRemaining() > 2)) hay(indexed++);
+    while (indexed < n && (deadline.didTimeout ? performance.now() - t0 < 8 : deadline.timeRemaining() > 2)) hay(indexed++);
     if (indexed < n) requestIdleCallback(buildIndex, { timeout: 1000 });
     else {
       lowChunks = cardAt = null; // the quick search is done with
