@@ -697,12 +697,13 @@
   function renderTree() {
     layout();
     spacer.style.height = rowCount * ROW_H + "px";
-    drawn.forEach(function (el) { el.remove(); });
-    drawn.clear();
-    drawRows();
+    drawRows(true);
   }
 
-  function drawRows() {
+  // drawRows draws the rows in view, reusing the elements of rows still
+  // in view; after a new layout (relaid), their connectors and level are
+  // brought up to date.
+  function drawRows(relaid) {
     var top = treeEl.scrollTop, h = treeEl.clientHeight || 600;
     var first = Math.max(0, Math.floor(top / ROW_H) - 20);
     var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + 20);
@@ -710,7 +711,14 @@
     for (var r = first; r < last; r++) {
       var pos = rowPos[r];
       var el = drawn.get(pos);
-      if (el) drawn.delete(pos); else el = makeRow(r);
+      if (el) {
+        drawn.delete(pos);
+        if (relaid) {
+          var pre = prefixOf(r), lv = String(rLevel[r]);
+          if (el.firstChild.textContent !== pre) el.firstChild.textContent = pre;
+          if (el.getAttribute("aria-level") !== lv) el.setAttribute("aria-level", lv);
+        }
+      } else el = makeRow(r);
       el.style.top = r * ROW_H + "px";
       styleRow(el, pos);
       keep.set(pos, el);
