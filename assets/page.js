@@ -30,43 +30,109 @@
   var kids = new Array(n);
   for (i = 0; i < n; i++) if (P[i] >= 0) (kids[P[i]] || (kids[P[i]] = [])).push(i);
 
-  var main = doc.getElementById("conversation");
   var treeEl = doc.getElementById("tree");
   var statusEl = doc.getElementById("tree-status");
   var searchEl = doc.getElementById("tree-search");
   var noticeEl = doc.getElementById("notice");
   var sidebar = doc.getElementById("sidebar");
 
-  // Elements of entries: those the server put in the conversation, and the
-  // inert <template>s of every other entry, cloned when first shown.
-  var templates = new Map(), elements = new Map();
-  doc.querySelectorAll("#store > template[data-i]").forEach(function (t) {
-    templates.set(+t.getAttribute("data-i"), t);
-  });
-  // A copy first: decorating mutates the DOM, and walking the live
-  // children collection meanwhile is quadratic (minutes at 50,000 entries).
-  Array.from(main.children).forEach(function (el) {
-    var pos = posOfElement(el);
-    if (pos !== undefined) { elements.set(pos, el); decorate(el); }
-  });
+  // Entries' HTML. This script runs before the entries have arrived: the
+  // page gives the tree, this script, then the store (every entry off the
+  // session's active path, in inert <script type="text/x-canopy"
+  // data-i="positions"> chunks), then #conversation (the active path, in
+  // <noscript> chunks, each with the path index of its first entry in
+  // data-at (at most 512 entries or about 1 MB): without JavaScript the browser shows
+  // them; with it they are raw text, read in a fraction of the time their
+  // elements would take to build). pump() takes in chunks as they complete;
+  // what needs an entry that has not arrived waits for it. Elements are
+  // built only for the entries the conversation shows in its window (see
+  // setView), and kept.
+  var main = null, edgeTop = null, edgeEnd = null;
+  // pathChunks: the complete chunks; chunkAt: their first entries; pathEnd:
+  // how many entries of the path they hold.
+  var pathChunks = [], chunkAt = [], pathEnd = 0, liveChunks = null, storeDone = false, loaded = false;
+  var pathIdx = new Int32Array(n).fill(-1); // position -> index on the server's path
+  (function () {
+    if (T.leaf < 0) return;
+    var k = 0;
+    pathTo(T.leaf).forEach(function (pos) { if (!(FL[pos] & F_EMBEDDED)) pathIdx[pos] = k++; });
+  })();
+  var storeIdx = null; // position -> [chunk, index], made once the store is complete
+  function storeIndex() {
+    if (!storeIdx) {
+      storeIdx = new Map();
+      doc.querySelectorAll("#store > script[data-i]").forEach(function (c) {
+        c.getAttribute("data-i").split(" ").forEach(function (p, k) { storeIdx.set(+p, [c, k]); });
+      });
+    }
+    return storeIdx;
+  }
+  // available: the entry's HTML has arrived in full.
+  function available(pos) {
+    var i = pathIdx[pos];
+    if (i >= 0) return i < pathEnd;
+    return storeDone;
+  }
+  var parts = new Map(); // chunk -> its entries' HTML
+  function entriesOf(chunk) {
+    var a = parts.get(chunk);
+    if (!a) {
+      // Every entry is one <article>, and "<" in session text is "&lt;":
+      // "<article " starts an entry and nothing else.
+      a = chunk.textContent.split("<article ");
+      a.shift();
+      for (var i = 0; i < a.length; i++) a[i] = "<article " + a[i];
+      parts.set(chunk, a);
+    }
+    return a;
+  }
+  function htmlOf(pos) {
+    if (!available(pos)) return undefined;
+    var i = pathIdx[pos];
+    if (i >= 0) {
+      var a = 0, b = chunkAt.length; // the last chunk that starts at or before i
+      while (b - a > 1) { var m = (a + b) >> 1; if (chunkAt[m] <= i) a = m; else b = m; }
+      return entriesOf(pathChunks[a])[i - chunkAt[a]];
+    }
+    var at = storeIndex().get(pos);
+    return at ? entriesOf(at[0])[at[1]] : undefined;
+  }
+
+  var elements = new Map(); // position -> element, once built
+  var tpl = doc.createElement("template");
+  // elementsFor builds (once) and returns the elements of the entries at
+  // positions list, in order; one parse for all of them.
+  function elementsFor(list) {
+    var need = [], html = [];
+    list.forEach(function (p) {
+      if (elements.has(p)) return;
+      var h = htmlOf(p);
+      if (h !== undefined) { need.push(p); html.push(h); }
+    });
+    if (need.length) {
+      tpl.innerHTML = html.join("");
+      var made = Array.prototype.slice.call(tpl.content.children);
+      if (made.length !== need.length) { // never expected: one at a time
+        made = html.map(function (h) { tpl.innerHTML = h; return tpl.content.firstElementChild; });
+      }
+      for (var i = 0; i < need.length; i++) {
+        var el = made[i];
+        if (!el) continue;
+        if (expandOutputs) openOutputs(el);
+        decorate(el);
+        elements.set(need[i], el);
+      }
+      tpl.innerHTML = "";
+    }
+    var out = [];
+    list.forEach(function (p) { var el = elements.get(p); if (el) out.push(el); });
+    return out;
+  }
 
   var state = { leaf: T.leaf, target: -1, selected: -1, focus: -1, mode: "default", query: [], hideSilent: false };
   var sessionLeaf = T.leaf;
   var onPath = new Uint8Array(n);
   var expandOutputs = false;
-
-  function elementFor(pos) {
-    var el = elements.get(pos);
-    if (!el) {
-      var t = templates.get(pos);
-      if (!t) return null;
-      el = t.content.firstElementChild.cloneNode(true);
-      if (expandOutputs) openOutputs(el);
-      decorate(el);
-      elements.set(pos, el);
-    }
-    return el;
-  }
 
   // decorate adds the copy-link buttons (they need the script, so the
   // script makes them: the page stays smaller).
@@ -98,37 +164,183 @@
     return pos;
   }
 
-  // showPath puts the conversation for the path to leaf on screen.
-  // Only the part of the conversation after the branch point changes: the
-  // shared beginning stays in the document, untouched.
-  // Positions whose elements are in the conversation, in order: at first,
-  // what the page was written with.
-  var shown = Array.prototype.map.call(main.children, posOfElement);
-  function showPath(leaf) {
-    state.leaf = leaf;
-    onPath.fill(0);
-    var want = [];
-    if (leaf >= 0) {
-      pathTo(leaf).forEach(function (pos) {
-        onPath[pos] = 1;
-        if (!(FL[pos] & F_EMBEDDED) && (elements.has(pos) || templates.has(pos))) want.push(pos);
-      });
+  // The conversation shows the entries of the path to a leaf (shown, in
+  // order). A long one has elements only for a window of them, shown[lo..hi):
+  // the window grows by STEP entries as the reader scrolls near one of its
+  // edges (the sentinels #conv-top and #conv-end, watched by an
+  // IntersectionObserver), so that opening and navigating cost the same at
+  // any length. A path of at most EAGER entries is shown whole.
+  var EAGER = 400, EAGER_BYTES = 2e6, STEP = 24, BEFORE = 8, SPAN_BYTES = 15e5;
+  var shown = [], lo = 0, hi = 0;
+  var edges = window.IntersectionObserver ? new IntersectionObserver(function (list) {
+    list.forEach(function (e) {
+      if (!e.isIntersecting || pending) return;
+      var end = availEnd(shown);
+      if (e.target === edgeEnd && hi < end) setView(shown, lo, spanEnd(shown, hi, end));
+      else if (e.target === edgeTop && lo > 0) setView(shown, spanStart(shown, lo, STEP), hi);
+      else return;
+      if (state.query.length) highlightSearch();
+      askEdge(e.target); // while the edge stays near the view, the window grows
+    });
+  }, { rootMargin: "1500px 0px" }) : null;
+  function askEdge(el) {
+    if (!edges || !el) return;
+    edges.unobserve(el);
+    edges.observe(el);
+  }
+  // A printed page holds the whole conversation.
+  window.addEventListener("beforeprint", function () {
+    if (!pending && (lo > 0 || hi < shown.length)) setView(shown, 0, availEnd(shown));
+  });
+
+  // spanEnd is where a window growing from list[from] ends: STEP entries,
+  // fewer if their HTML passes SPAN_BYTES (pictures), at least one, at most
+  // limit. spanStart is where one growing back from list[to] starts.
+  function spanEnd(list, from, limit) {
+    var k = from, bytes = 0;
+    while (k < limit && k - from < STEP && bytes <= SPAN_BYTES) bytes += (htmlOf(list[k++]) || "").length;
+    return k;
+  }
+  function spanStart(list, to, count) {
+    var k = to, bytes = 0;
+    while (k > 0 && to - k < count && bytes <= SPAN_BYTES) bytes += (htmlOf(list[--k]) || "").length;
+    return k;
+  }
+  function bytesOf(list, from, to) {
+    var bytes = 0;
+    for (var k = from; k < to; k++) bytes += (htmlOf(list[k]) || "").length;
+    return bytes;
+  }
+
+  // availEnd is how many entries at the start of list have arrived: they
+  // arrive in path order (the store, then the server's path in order), so
+  // a binary search finds it.
+  function availEnd(list) {
+    var a = 0, b = list.length;
+    while (a < b) {
+      var m = (a + b) >> 1;
+      if (available(list[m])) a = m + 1; else b = m;
     }
+    return a;
+  }
+
+  // setView makes the conversation want[wlo..whi). Elements of the window
+  // that keep their place (the shared beginning of the old and new path)
+  // stay in the document, untouched.
+  function setView(want, wlo, whi) {
     var same = 0;
     while (same < shown.length && same < want.length && shown[same] === want[same]) same++;
-    for (var i = shown.length - 1; i >= same; i--) {
-      var old = elements.get(shown[i]);
-      if (old && old.parentNode === main) old.remove();
+    var klo = Math.max(lo, wlo), khi = Math.min(hi, whi, same), i;
+    if (klo >= khi) {
+      for (i = lo; i < hi; i++) removeShown(shown[i]);
+      insert(elementsFor(want.slice(wlo, whi)), null);
+    } else {
+      for (i = lo; i < klo; i++) removeShown(shown[i]);
+      for (i = khi; i < hi; i++) removeShown(shown[i]);
+      insert(elementsFor(want.slice(wlo, klo)), elements.get(want[klo]));
+      insert(elementsFor(want.slice(khi, whi)), null);
     }
-    var frag = doc.createDocumentFragment();
-    for (i = same; i < want.length; i++) {
-      var el = elementFor(want[i]);
-      if (el) frag.appendChild(el);
-    }
-    main.appendChild(frag);
     shown = want;
-    highlightSearch();
+    lo = wlo;
+    hi = whi;
   }
+  function insert(els, before) {
+    if (!els.length) return;
+    var frag = doc.createDocumentFragment();
+    els.forEach(function (el) { frag.appendChild(el); });
+    main.insertBefore(frag, before);
+  }
+  function removeShown(pos) {
+    var el = elements.get(pos);
+    if (el && el.parentNode === main) el.remove();
+  }
+
+  // showPath puts the conversation for the path to leaf on screen, its
+  // window around the entry of focus (a position; -1: the beginning), then
+  // calls then(). Until the entries it needs have arrived, it waits
+  // (pending), the conversation unchanged.
+  var pending = null;
+  function showPath(leaf, focus, then) {
+    state.leaf = leaf;
+    onPath.fill(0);
+    var want = [], at = -1;
+    if (leaf >= 0) {
+      // A result drawn in its call's card is found in the caller's entry.
+      var f = focus;
+      while (f >= 0 && (FL[f] & F_EMBEDDED)) f = P[f];
+      pathTo(leaf).forEach(function (pos) {
+        onPath[pos] = 1;
+        if (pos === f) at = want.length;
+        if (!(FL[pos] & F_EMBEDDED)) want.push(pos);
+      });
+    }
+    pending = { leaf: leaf, focus: focus, then: then };
+    tryShow(want, at);
+  }
+  function tryShow(want, at) {
+    if (!main || !pending) return;
+    var end = availEnd(want), wlo = 0, whi = want.length;
+    // A short conversation is shown whole, once it has arrived.
+    if (!edges || (want.length <= EAGER && bytesOf(want, 0, end) <= EAGER_BYTES)) {
+      if (end < want.length && !loaded) return;
+    } else if (at < 0) {
+      if (end < 1 && !loaded) return;
+      whi = spanEnd(want, 0, end);
+    } else {
+      if (end <= at && !loaded) return;
+      wlo = spanStart(want, at, BEFORE);
+      whi = spanEnd(want, at, end);
+    }
+    var then = pending.then;
+    pending = null;
+    setView(want, wlo, Math.min(whi, end));
+    highlightSearch();
+    if (then) then();
+  }
+  function retryPending() {
+    if (!pending) return;
+    var p = pending;
+    showPath(p.leaf, p.focus, p.then);
+  }
+
+  // pump takes in what the parser has added: #conversation, the chunks
+  // that are complete (the next one has begun, or the conversation has
+  // ended), then everything once the document is parsed.
+  function pump() {
+    if (loaded) return;
+    var done = doc.readyState !== "loading";
+    if (!main) {
+      main = doc.getElementById("conversation");
+      if (!main) return;
+      liveChunks = main.getElementsByTagName("noscript");
+      storeDone = true; // the store comes before the conversation
+      edgeTop = doc.getElementById("conv-top");
+      askEdge(edgeTop);
+      main.addEventListener("click", onConvClick);
+    }
+    if (!edgeEnd && (edgeEnd = doc.getElementById("conv-end"))) askEdge(edgeEnd);
+    var closed = done || !!edgeEnd;
+    var have = closed ? liveChunks.length : liveChunks.length - 1;
+    var grew = have > pathChunks.length;
+    for (var i = pathChunks.length; i < have; i++) {
+      pathChunks.push(liveChunks[i]);
+      chunkAt.push(+liveChunks[i].getAttribute("data-at"));
+    }
+    pathEnd = closed ? n : have >= 0 ? +liveChunks[have].getAttribute("data-at") : 0;
+    if (closed) {
+      loaded = true;
+      if (watcher) watcher.disconnect();
+      pathChunks.forEach(function (c) { c.remove(); });
+      if (state.query.length && searchPartial) applySearch();
+      if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+    }
+    if (grew || closed) {
+      retryPending();
+      askEdge(edgeEnd);
+      prepareSoon();
+    }
+  }
+  var watcher = window.MutationObserver ? new MutationObserver(pump) : null;
 
   function entryElement(pos) {
     return doc.getElementById("entry-" + domId(T.id[pos]));
@@ -142,8 +354,23 @@
     if (el) {
       el.classList.add("target");
       lastTarget = el;
-      if (scroll) el.scrollIntoView({ block: "start" });
+      if (scroll) {
+        el.scrollIntoView({ block: "start" });
+        settle(el, el.getBoundingClientRect().top, 5);
+      }
     }
+  }
+  // settle scrolls to el again while it moves: the entries around it are
+  // laid out (content-visibility) only once they come into view, and
+  // their real heights move it.
+  function settle(el, top, tries) {
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        if (lastTarget !== el || !el.isConnected) return;
+        if (Math.abs(el.getBoundingClientRect().top - top) > 2) el.scrollIntoView({ block: "start" });
+        if (tries > 1) settle(el, top, tries - 1);
+      }, 0);
+    });
   }
 
   function updateURL() {
@@ -170,19 +397,24 @@
   // navigate shows the path to leaf, selects target's row and scrolls to
   // the target's entry.
   function navigate(leaf, target) {
-    showPath(leaf);
+    showPath(leaf, target, function () { markTarget(target, true); });
     state.target = target;
     state.selected = target;
     state.focus = target;
     renderTree();
-    markTarget(target, true);
     scrollRowIntoView(target);
     updateURL();
   }
 
   // ---- The tree ------------------------------------------------------
 
-  var rows = [];      // flat list of visible rows: {pos, prefix}
+  // The visible rows, in order, as parallel arrays (no object per row: a
+  // layout of 100,000 rows allocates nothing but these): the position,
+  // the indentation drawn, the ARIA level, bits (R_* below) and the
+  // gutter chain of each row.
+  var rowCount = 0, rowPos = new Int32Array(n), rDi = new Int32Array(n), rLevel = new Int32Array(n);
+  var rBits = new Uint8Array(n), rGut = new Array(n);
+  var R_CONN = 1, R_LAST = 2, R_VROOT = 4;
   var rowIndex = new Int32Array(n).fill(-1);
   var haystack = null; // lower-cased search text by position, built on first search
 
@@ -199,77 +431,258 @@
       default: if (f & F_SETTINGS) return false;
     }
     if (state.query.length) {
-      var h = hay(pos);
-      for (var q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
+      var q;
+      if (indexed >= n) {
+        var h = hay(pos);
+        for (q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
+      } else {
+        for (q = 0; q < state.query.length; q++) if (!quickMatch(pos, state.query[q], quickTerms[q])) return false;
+      }
     }
     return true;
+  }
+
+  // The quick search, until the exact index (hay) is complete: a term is
+  // looked for in the entry's lower-cased HTML, outside tags ("<" and ">"
+  // in text are "&lt;" and "&gt;"). Its hits are hits of the exact search;
+  // it misses only a term that spans markup ("fmt.println" in highlighted
+  // code), found once the exact index is ready and the search runs again.
+  // The quick search's text: each chunk lower-cased whole (one string, no
+  // string per entry) with where its entries start.
+  var lowChunks = new Map(), cardAt = new Array(n), metaLow = new Array(n);
+  function lowChunk(c) {
+    var lc = lowChunks.get(c);
+    if (!lc) {
+      var low = c.textContent.toLowerCase(), starts = [];
+      for (var at = low.indexOf("<article "); at >= 0; at = low.indexOf("<article ", at + 9)) starts.push(at);
+      lc = { low: low, starts: starts };
+      lowChunks.set(c, lc);
+    }
+    return lc;
+  }
+  // locOf: the chunk and index in it of an entry that has arrived.
+  function locOf(pos) {
+    var i = pathIdx[pos];
+    if (i >= 0) {
+      var a = 0, b = chunkAt.length;
+      while (b - a > 1) { var m = (a + b) >> 1; if (chunkAt[m] <= i) a = m; else b = m; }
+      return [pathChunks[a], i - chunkAt[a]];
+    }
+    return storeIndex().get(pos) || null;
+  }
+  // quickTerms: the query's terms as our HTML writes them, or "" for a term
+  // with characters written as references in several ways (ask the exact
+  // text).
+  var quickTerms = [];
+  function setQuickTerms() {
+    searchGen++;
+    quickTerms = state.query.map(function (q) {
+      return /["'+]/.test(q) ? "" : q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    });
+  }
+  function quickMatch(pos, q, eq) {
+    var m = metaLow[pos];
+    if (m === undefined) m = metaLow[pos] = ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
+    if (m.indexOf(q) >= 0) return true;
+    var a = pos;
+    if (FL[pos] & F_EMBEDDED) { a = P[pos]; while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a]; }
+    if (a < 0) return false;
+    if (!available(a)) { searchPartial = true; return false; }
+    if (!eq) return hay(pos).indexOf(q) >= 0;
+    var loc = locOf(a);
+    if (!loc) return false;
+    var lc = lowChunk(loc[0]), h = lc.low, from = lc.starts[loc[1]], to = loc[1] + 1 < lc.starts.length ? lc.starts[loc[1] + 1] : h.length;
+    if (from === undefined) return false;
+    if (a !== pos) {
+      var c = cardOf(pos, lc, from, to);
+      if (!c) return hay(pos).indexOf(q) >= 0;
+      from = c[0];
+      to = c[1];
+    }
+    return firstHit(lc, eq, from) + eq.length <= to;
+  }
+  // firstHit is where eq first occurs in lc's text at or after from, outside
+  // tags (Infinity: nowhere). Entries are asked about mostly in the order
+  // they are in their chunk: the last answer, remembered per chunk and
+  // term, answers every later question up to it, so that a chunk is
+  // scanned about once per search, not once per entry.
+  var searchGen = 0;
+  function firstHit(lc, eq, from) {
+    if (lc.gen !== searchGen) { lc.gen = searchGen; lc.memo = new Map(); }
+    var mm = lc.memo.get(eq);
+    if (!mm) lc.memo.set(eq, mm = { from: 0, hit: -1 });
+    else if (from >= mm.from && from <= mm.hit) return mm.hit;
+    var h = lc.low, i = h.indexOf(eq, from);
+    while (i >= 0 && h.lastIndexOf("<", i) > h.lastIndexOf(">", i)) i = h.indexOf(eq, i + 1);
+    mm.from = from;
+    mm.hit = i < 0 ? Infinity : i;
+    return mm.hit;
+  }
+  function cardOwner(pos) {
+    var a = P[pos];
+    while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+    return a;
+  }
+  function cardOf(pos, lc, from, to) {
+    var c = cardAt[pos];
+    if (c === undefined) c = cardAt[pos] = cardRange(lc.low, T.id[pos], from, to);
+    return c;
+  }
+  // cardRange: where the tool card of result id is in h[from..to) (the
+  // caller's lower-cased HTML), or null.
+  function cardRange(h, id, from, to) {
+    var at = h.indexOf((' id="entry-' + attrEscape(domId(id)) + '"').toLowerCase(), from);
+    var start = at < 0 || at >= to ? -1 : h.lastIndexOf("<div", at);
+    if (start < from) return null;
+    var re = /<(\/?)div\b/g, depth = 0, m;
+    re.lastIndex = start;
+    while ((m = re.exec(h)) && m.index < to) {
+      depth += m[1] ? -1 : 1;
+      if (!depth) return [start, m.index];
+    }
+    return [start, to];
   }
 
   function hay(pos) {
     if (!haystack) haystack = new Array(n);
     var h = haystack[pos];
     if (h === undefined) {
-      var el = null;
+      var text = "";
       if (FL[pos] & F_EMBEDDED) {
-        // A result drawn in its call's card: find the card in the caller.
+        // A result drawn in its call's card: the card in the caller's HTML.
         var a = P[pos];
         while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
-        var owner = a >= 0 ? (elements.get(a) || (templates.get(a) && templates.get(a).content)) : null;
-        if (owner) el = owner.getElementById ? owner.getElementById("entry-" + domId(T.id[pos])) : owner.querySelector("#entry-" + CSS.escape(domId(T.id[pos])));
+        if (a >= 0 && !available(a)) return partialHay(pos);
+        var owner = a >= 0 ? htmlOf(a) : undefined;
+        if (owner !== undefined) text = cardText(owner, T.id[pos]);
       } else {
-        el = elements.get(pos) || (templates.get(pos) && templates.get(pos).content);
+        if (!available(pos)) return partialHay(pos);
+        text = plainText(htmlOf(pos) || "");
       }
-      h = ((LBL[pos] || "") + " " + TXT[pos] + " " + (el ? el.textContent : "")).toLowerCase();
+      h = ((LBL[pos] || "") + " " + TXT[pos] + " " + text).toLowerCase();
       haystack[pos] = h;
     }
     return h;
   }
 
+  // partialHay: the search text of an entry that has not arrived yet; the
+  // search runs again when everything has.
+  var searchPartial = false;
+  function partialHay(pos) {
+    searchPartial = true;
+    return ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
+  }
+
+  // plainText is the text of some of our HTML, as textContent would read
+  // it: tags dropped ("<" in text is "&lt;", and attribute values have no
+  // "<" or ">"), character references decoded.
+  var ENT = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0" };
+  function plainText(html) {
+    return html.replace(/<[^>]*>/g, "").replace(/&(#[0-9]+|#x[0-9a-f]+|[a-z]+);/gi, function (m, e) {
+      if (e.charAt(0) !== "#") return ENT[e] !== undefined ? ENT[e] : m;
+      var c = e.charAt(1) === "x" || e.charAt(1) === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return c > 0 && c < 0x110000 ? String.fromCodePoint(c) : m;
+    });
+  }
+  // cardText is the text of the tool card with the result id in the
+  // caller's HTML: from its <div ... id="entry-id"> to the </div> closing it.
+  function attrEscape(s) { // as Go's html/template writes an attribute value
+    return s.replace(/[&'<>"+]/g, function (c) {
+      return { "&": "&amp;", "'": "&#39;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "+": "&#43;" }[c];
+    });
+  }
+  function cardText(html, id) {
+    var at = html.indexOf(' id="entry-' + attrEscape(domId(id)) + '"');
+    var start = at < 0 ? -1 : html.lastIndexOf("<div", at);
+    if (start < 0) { // not found as written: ask the parser
+      tpl.innerHTML = html;
+      var card = tpl.content.getElementById("entry-" + domId(id));
+      var t = card ? card.textContent : "";
+      tpl.innerHTML = "";
+      return t;
+    }
+    var re = /<(\/?)div\b/g, depth = 0, m;
+    re.lastIndex = start;
+    while ((m = re.exec(html))) {
+      depth += m[1] ? -1 : 1;
+      if (!depth) return plainText(html.slice(start, m.index));
+    }
+    return plainText(html.slice(start));
+  }
+
   // layout computes the visible rows with the reference's indentation:
   // rows re-parented to their nearest visible ancestor, the branch holding
   // the active leaf first among siblings, connectors under branch points.
+  var vfirst = new Int32Array(n), vnext = new Int32Array(n), vlast = new Int32Array(n), va = new Int32Array(n);
+  var sPos = new Int32Array(n), sIndent = new Int32Array(n), sBits = new Uint8Array(n), sLevel = new Int32Array(n), sGut = new Array(n);
+  var S_JB = 8; // a stack bit besides R_*: the parent branches
   function layout() {
-    var va = new Int32Array(n); // nearest visible ancestor-or-self
-    var vkids = new Map(), vroots = [], count = 0;
-    for (var pos = 0; pos < n; pos++) { // tree order: parents come first
-      var par = P[pos] >= 0 ? va[P[pos]] : -1;
+    vfirst.fill(-1);
+    vnext.fill(-1);
+    vlast.fill(-1);
+    var vroots = [], count = 0, pos, par;
+    for (pos = 0; pos < n; pos++) { // tree order: parents come first
+      par = P[pos] >= 0 ? va[P[pos]] : -1;
       if (visible(pos)) {
         va[pos] = pos;
         count++;
-        if (par >= 0) { var l = vkids.get(par); if (l) l.push(pos); else vkids.set(par, [pos]); }
-        else vroots.push(pos);
+        if (par >= 0) {
+          if (vlast[par] < 0) vfirst[par] = pos; else vnext[vlast[par]] = pos;
+          vlast[par] = pos;
+        } else vroots.push(pos);
       } else {
         va[pos] = par;
       }
     }
-    function ordered(list) {
-      var a = [], b = [];
-      list.forEach(function (p) { (onPath[p] ? a : b).push(p); });
-      return a.concat(b);
+    // ordered: the children on the active path first, the others in order.
+    var tmp = [];
+    function ordered(first) {
+      tmp.length = 0;
+      for (var c = first; c >= 0; c = vnext[c]) if (onPath[c]) tmp.push(c);
+      for (c = first; c >= 0; c = vnext[c]) if (!onPath[c]) tmp.push(c);
+      return tmp;
     }
-    rows = [];
+    rowCount = 0;
     rowIndex.fill(-1);
-    var multi = vroots.length > 1;
-    var stack = [];
-    var rs = ordered(vroots);
-    for (var r = rs.length - 1; r >= 0; r--) {
-      stack.push({ pos: rs[r], indent: multi ? 1 : 0, jb: multi, conn: multi, last: r === rs.length - 1, gutters: null, vroot: multi, level: 1, di: 0 });
+    var multi = vroots.length > 1, sp = 0, r, c;
+    var rs = vroots.filter(function (p) { return onPath[p]; }).concat(vroots.filter(function (p) { return !onPath[p]; }));
+    for (r = rs.length - 1; r >= 0; r--, sp++) {
+      sPos[sp] = rs[r];
+      sIndent[sp] = multi ? 1 : 0;
+      sBits[sp] = multi ? (S_JB | R_CONN | R_VROOT) : 0;
+      if (r === rs.length - 1) sBits[sp] |= R_LAST;
+      sLevel[sp] = 1;
+      sGut[sp] = null;
     }
     // Gutters are a chain shared by a whole subtree (newest first): a row
     // costs the same at any depth. Prefixes are drawn only for rows in view.
-    while (stack.length) {
-      var nd = stack.pop();
-      nd.di = multi ? Math.max(0, nd.indent - 1) : nd.indent;
-      rowIndex[nd.pos] = rows.length;
-      rows.push(nd);
-      var ch = vkids.get(nd.pos);
-      if (!ch) continue;
-      ch = ordered(ch);
-      var branch = ch.length > 1;
-      var indent = (branch || (nd.jb && nd.indent > 0)) ? nd.indent + 1 : nd.indent;
-      var gutters = (nd.conn && !nd.vroot) ? { position: Math.max(0, nd.di - 1), show: !nd.last, up: nd.gutters } : nd.gutters;
-      for (var c = ch.length - 1; c >= 0; c--) {
-        stack.push({ pos: ch[c], indent: indent, jb: branch, conn: branch, last: c === ch.length - 1, gutters: gutters, vroot: false, level: nd.level + (branch ? 1 : 0), di: 0 });
+    while (sp > 0) {
+      sp--;
+      pos = sPos[sp];
+      var ind = sIndent[sp], bits = sBits[sp], level = sLevel[sp], gut = sGut[sp];
+      sGut[sp] = null;
+      var di = multi ? Math.max(0, ind - 1) : ind;
+      r = rowCount++;
+      rowIndex[pos] = r;
+      rowPos[r] = pos;
+      rDi[r] = di;
+      rLevel[r] = level;
+      rBits[r] = bits & (R_CONN | R_LAST | R_VROOT);
+      rGut[r] = gut;
+      var first = vfirst[pos];
+      if (first < 0) continue;
+      var single = vnext[first] < 0;
+      var ch = single ? null : ordered(first);
+      var branch = !single;
+      var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
+      var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
+      var cb = branch ? (S_JB | R_CONN) : 0, lv = level + (branch ? 1 : 0);
+      if (single) {
+        sPos[sp] = first; sIndent[sp] = indent; sBits[sp] = cb | R_LAST; sLevel[sp] = lv; sGut[sp] = gutters; sp++;
+        continue;
+      }
+      for (c = ch.length - 1; c >= 0; c--, sp++) {
+        sPos[sp] = ch[c]; sIndent[sp] = indent; sBits[sp] = cb | (c === ch.length - 1 ? R_LAST : 0); sLevel[sp] = lv; sGut[sp] = gutters;
       }
     }
     statusEl.textContent = count + " / " + n + " entries";
@@ -284,21 +697,29 @@
 
   function renderTree() {
     layout();
-    spacer.style.height = rows.length * ROW_H + "px";
-    drawn.forEach(function (el) { el.remove(); });
-    drawn.clear();
-    drawRows();
+    spacer.style.height = rowCount * ROW_H + "px";
+    drawRows(true);
   }
 
-  function drawRows() {
+  // drawRows draws the rows in view, reusing the elements of rows still
+  // in view; after a new layout (relaid), their connectors and level are
+  // brought up to date.
+  function drawRows(relaid) {
     var top = treeEl.scrollTop, h = treeEl.clientHeight || 600;
     var first = Math.max(0, Math.floor(top / ROW_H) - 20);
-    var last = Math.min(rows.length, Math.ceil((top + h) / ROW_H) + 20);
+    var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + 20);
     var keep = new Map();
     for (var r = first; r < last; r++) {
-      var pos = rows[r].pos;
+      var pos = rowPos[r];
       var el = drawn.get(pos);
-      if (el) drawn.delete(pos); else el = makeRow(rows[r]);
+      if (el) {
+        drawn.delete(pos);
+        if (relaid) {
+          var pre = prefixOf(r), lv = String(rLevel[r]);
+          if (el.firstChild.textContent !== pre) el.firstChild.textContent = pre;
+          if (el.getAttribute("aria-level") !== lv) el.setAttribute("aria-level", lv);
+        }
+      } else el = makeRow(r);
       el.style.top = r * ROW_H + "px";
       styleRow(el, pos);
       keep.set(pos, el);
@@ -311,32 +732,37 @@
 
   // prefixOf draws a row's connectors: a gutter "│" for every ancestor
   // branch that goes on below, and "├─"/"└─" where the row branches off.
-  function prefixOf(row) {
-    var di = row.di, slot = new Array(di), prefix = "";
-    for (var g = row.gutters; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
+  // A row shows at most MAX_PREFIX levels of connectors (72 characters, wider
+  // than the 400 px sidebar): deeper ones
+  // would be drawn beyond the row's right edge anyway, and shaping
+  // thousands of characters per row made scrolling a deep tree slow.
+  var MAX_PREFIX = 24;
+  function prefixOf(r) {
+    var di = Math.min(rDi[r], MAX_PREFIX), slot = new Array(di), prefix = "", bits = rBits[r];
+    for (var g = rGut[r]; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
     for (var lv = 0; lv < di; lv++) {
       if (slot[lv]) prefix += slot[lv].show ? "│  " : "   ";
-      else if (row.conn && !row.vroot && lv === di - 1) prefix += row.last ? "└─ " : "├─ ";
+      else if ((bits & R_CONN) && !(bits & R_VROOT) && lv === rDi[r] - 1) prefix += (bits & R_LAST) ? "└─ " : "├─ ";
       else prefix += "   ";
     }
     return prefix;
   }
 
-  function makeRow(row) {
-    var pos = row.pos;
+  function makeRow(r) {
+    var pos = rowPos[r];
     var el = doc.createElement("div");
     el.className = "row k-" + KIND[pos];
     el.id = "row-" + pos;
     el.setAttribute("role", "treeitem");
     el.setAttribute("data-entry-id", T.id[pos]);
-    el.setAttribute("aria-level", String(row.level));
+    el.setAttribute("aria-level", String(rLevel[r]));
     el.style.position = "absolute";
     el.style.left = "0";
     el.style.right = "0";
     el.style.height = ROW_H + "px";
     var pre = doc.createElement("span");
     pre.className = "prefix";
-    pre.textContent = prefixOf(row);
+    pre.textContent = prefixOf(r);
     var mark = doc.createElement("span");
     mark.className = "marker";
     el.appendChild(pre);
@@ -391,38 +817,38 @@
   });
 
   treeEl.addEventListener("keydown", function (ev) {
-    if (!rows.length) return;
+    if (!rowCount) return;
     var r = state.focus >= 0 ? rowIndex[state.focus] : -1;
     var next = r;
     switch (ev.key) {
-      case "ArrowDown": next = Math.min(rows.length - 1, r + 1); break;
+      case "ArrowDown": next = Math.min(rowCount - 1, r + 1); break;
       case "ArrowUp": next = Math.max(0, r - 1); break;
       case "Home": next = 0; break;
-      case "End": next = rows.length - 1; break;
-      case "PageDown": next = Math.min(rows.length - 1, r + 20); break;
+      case "End": next = rowCount - 1; break;
+      case "PageDown": next = Math.min(rowCount - 1, r + 20); break;
       case "PageUp": next = Math.max(0, r - 20); break;
       case "ArrowLeft": // to the nearest shown ancestor
-        if (r >= 0) { for (var a = P[rows[r].pos]; a >= 0; a = P[a]) if (rowIndex[a] >= 0) { next = rowIndex[a]; break; } }
+        if (r >= 0) { for (var a = P[rowPos[r]]; a >= 0; a = P[a]) if (rowIndex[a] >= 0) { next = rowIndex[a]; break; } }
         break;
       case "ArrowRight":
-        if (r >= 0 && r + 1 < rows.length && kids[rows[r].pos]) next = r + 1;
+        if (r >= 0 && r + 1 < rowCount && kids[rowPos[r]]) next = r + 1;
         break;
       case "Enter": case " ":
-        if (r >= 0) activate(rows[r].pos);
+        if (r >= 0) activate(rowPos[r]);
         ev.preventDefault();
         return;
       default: return;
     }
     ev.preventDefault();
     if (next < 0) next = 0;
-    state.focus = rows[next].pos;
+    state.focus = rowPos[next];
     scrollRowIntoView(state.focus);
   });
   treeEl.addEventListener("focus", function () {
     if (state.focus < 0 || rowIndex[state.focus] < 0) {
       // Focus the selected row when it is shown, else the first row.
       var r = state.selected >= 0 ? rowIndex[state.selected] : -1;
-      state.focus = rows.length ? rows[Math.max(0, r)].pos : -1;
+      state.focus = rowCount ? rowPos[Math.max(0, r)] : -1;
     }
     drawRows();
   });
@@ -443,13 +869,15 @@
   var searchTimer = 0;
   searchEl.addEventListener("input", function () {
     clearTimeout(searchTimer);
-    searchTimer = setTimeout(applySearch, n > 20000 ? 120 : 0);
+    searchTimer = setTimeout(applySearch, 0);
   });
   searchEl.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape") { searchEl.value = ""; applySearch(); }
   });
   function applySearch() {
+    searchPartial = false;
     state.query = searchEl.value.toLowerCase().split(/\s+/).filter(Boolean);
+    setQuickTerms();
     renderTree();
     highlightSearch();
   }
@@ -459,7 +887,7 @@
   function highlightSearch() {
     if (!window.CSS || !CSS.highlights || typeof Highlight === "undefined") return;
     CSS.highlights.delete("search-hit");
-    if (!state.query.length) return;
+    if (!state.query.length || !main) return;
     var ranges = [], walker = doc.createTreeWalker(main, NodeFilter.SHOW_TEXT);
     for (var node = walker.nextNode(); node && ranges.length < 5000; node = walker.nextNode()) {
       var text = node.data.toLowerCase();
@@ -477,7 +905,7 @@
 
   // ---- The conversation's buttons and the toolbar ---------------------
 
-  main.addEventListener("click", function (ev) {
+  function onConvClick(ev) {
     var b = ev.target.closest(".copy-link");
     if (!b) return;
     var holder = b.closest("[id^='entry-']");
@@ -493,7 +921,7 @@
       b.textContent = "copied";
       setTimeout(function () { b.textContent = "link"; }, 1500);
     });
-  });
+  }
 
   function copyText(text) {
     if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -559,12 +987,17 @@
 
   on("download-source", function () {
     var el = doc.getElementById("source-data");
-    if (!el || typeof DecompressionStream === "undefined") { notice("This browser cannot unpack the embedded session."); return; }
+    if (!el) { notice("The page is still loading: try again in a moment."); return; }
+    if (typeof DecompressionStream === "undefined") { notice("This browser cannot unpack the embedded session."); return; }
     var bin = atob(JSON.parse(el.textContent));
     var bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    new Response(stream).blob().then(function (blob) {
+    var file = new Response(stream).blob();
+    if (el.hasAttribute("data-images")) {
+      file = file.then(function (b) { return b.arrayBuffer(); }).then(function (buf) { return withImages(new Uint8Array(buf)); });
+    }
+    file.then(function (blob) {
       var a = doc.createElement("a");
       a.href = URL.createObjectURL(blob);
       a.download = doc.getElementById("download-source").getAttribute("data-name") || "session.jsonl";
@@ -572,8 +1005,50 @@
       a.click();
       a.remove();
       setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
-    });
+    }).catch(function (e) { notice("The session could not be unpacked: " + e.message); });
   });
+
+  // The embedded session holds each picture the page shows as a marker,
+  // NUL length ":" hash NUL (render.dedupImages): withImages puts the
+  // pictures back, from the page's own <img> data.
+  function withImages(u) {
+    var found = new Map(), re = /<img class="image" src="data:image\/[a-z]+;base64,([^"]*)"/g;
+    var chunks = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]")).concat(pathChunks);
+    chunks.forEach(function (c) {
+      var t = c.textContent, m;
+      re.lastIndex = 0;
+      while ((m = re.exec(t))) found.set(m[1].length + ":" + imageHash(m[1]), m[1]);
+    });
+    var parts = [], at = 0;
+    for (;;) {
+      var s = u.indexOf(0, at);
+      if (s < 0) break;
+      var e = u.indexOf(0, s + 1);
+      if (e < 0) throw new Error("a broken picture marker");
+      var key = String.fromCharCode.apply(null, u.subarray(s + 1, e));
+      var data = found.get(key);
+      if (data === undefined) throw new Error("a picture is missing from the page");
+      parts.push(u.subarray(at, s), data);
+      at = e + 1;
+    }
+    parts.push(u.subarray(at));
+    return new Blob(parts);
+  }
+  // imageHash: cyrb53's two 32-bit halves, in hex (render.imageHash).
+  function imageHash(str) {
+    var h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+    for (var i = 0; i < str.length; i++) {
+      var ch = str.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+    h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return hex8(h1) + hex8(h2);
+  }
+  function hex8(x) { return ("0000000" + (x >>> 0).toString(16)).slice(-8); }
 
   doc.addEventListener("keydown", function (ev) {
     var t = ev.target;
@@ -584,13 +1059,54 @@
   });
 
   // The search text of every entry is gathered while the browser is idle
-  // after load, so that the first keystroke finds it ready.
+  // once everything has arrived (see pump), so that the first keystroke
+  // finds it ready; a slice at most 8 ms long at a time (longer slices
+  // delayed the frames of clicks and filters).
   var indexed = 0;
   function buildIndex(deadline) {
-    while (indexed < n && (deadline.didTimeout || deadline.timeRemaining() > 2)) hay(indexed++);
+    var t0 = performance.now();
+    while (indexed < n && (deadline.didTimeout ? performance.now() - t0 < 8 : deadline.timeRemaining() > 2)) hay(indexed++);
     if (indexed < n) requestIdleCallback(buildIndex, { timeout: 1000 });
+    else {
+      lowChunks = cardAt = null; // the quick search is done with
+      if (state.query.length) applySearch();
+    }
   }
-  if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+  // While the entries arrive, the quick search's text (every complete
+  // chunk lower-cased, and every row's text) is made ready, in slices of at
+  // most 8 ms (idle callbacks came too late: the first keystroke did the
+  // work). The store's chunks, then the conversation's, as they arrive.
+  var preparing = false, metaDone = 0, prepStore = null, prepPath = 0, prepCard = 0;
+  function prepare() {
+    preparing = false;
+    if (!lowChunks) return;
+    var t0 = performance.now();
+    for (; metaDone < n && performance.now() - t0 < 8; metaDone++) {
+      if (metaLow[metaDone] === undefined) metaLow[metaDone] = ((LBL[metaDone] || "") + " " + TXT[metaDone]).toLowerCase();
+    }
+    if (!prepStore) prepStore = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
+    while (prepStore.length && performance.now() - t0 < 8) lowChunk(prepStore.shift());
+    while (prepPath < pathChunks.length && performance.now() - t0 < 8) lowChunk(pathChunks[prepPath++]);
+    // The cards of results drawn in their call's entry, once that has arrived.
+    for (; prepCard < n && performance.now() - t0 < 8; prepCard++) {
+      if (!(FL[prepCard] & F_EMBEDDED) || cardAt[prepCard] !== undefined) continue;
+      var a = P[prepCard];
+      while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+      if (a < 0) continue;
+      if (!available(a)) break;
+      var loc = locOf(a);
+      if (!loc) continue;
+      var lc = lowChunk(loc[0]), from = lc.starts[loc[1]];
+      if (from !== undefined) cardOf(prepCard, lc, from, loc[1] + 1 < lc.starts.length ? lc.starts[loc[1] + 1] : lc.low.length);
+    }
+    prepareSoon();
+  }
+  function prepareSoon() {
+    if (preparing || !lowChunks || !main) return;
+    if (metaDone >= n && prepStore && !prepStore.length && prepPath >= pathChunks.length && (prepCard >= n || !loaded && !available(cardOwner(prepCard)))) return;
+    preparing = true;
+    setTimeout(prepare, 0);
+  }
 
   // ---- Start: the deep link, or the session's leaf --------------------
 
@@ -612,9 +1128,13 @@
   if (wantLeaf !== null || wantTarget !== null) {
     navigate(leaf, target >= 0 ? target : leaf);
   } else {
-    showPath(leaf);
+    showPath(leaf, -1);
     state.selected = -1;
     renderTree();
     scrollRowIntoView(leaf);
   }
+  // Take in the entries as they arrive.
+  if (watcher) watcher.observe(root, { childList: true, subtree: true });
+  doc.addEventListener("DOMContentLoaded", pump);
+  pump();
 })();

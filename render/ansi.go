@@ -21,10 +21,10 @@ func ansiHTML(text, _, _ string) template.HTML {
 	for len(text) > 0 {
 		i := strings.IndexByte(text, '\x1b')
 		if i < 0 {
-			b.WriteString(template.HTMLEscapeString(text))
+			b.WriteString(textEscape(text))
 			break
 		}
-		b.WriteString(template.HTMLEscapeString(text[:i]))
+		b.WriteString(textEscape(text[:i]))
 		text = text[i+1:]
 		if len(text) == 0 || text[0] != '[' {
 			// Not a CSI sequence: drop the ESC and an OSC body if any.

@@ -1041,11 +1041,17 @@ func TestBrowserHostileContent(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		st := eval[safety](tb, `(() => {
-  // Every element of the document and of the stored <template>s.
+  // Every element of the document and of the stored chunks.
   const all = [];
   const walk = (root) => root.querySelectorAll("*").forEach((el) => {
     all.push(el);
     if (el.tagName === "TEMPLATE") walk(el.content);
+    // The store's chunks are raw text: parsed as the page's script does.
+    if (el.tagName === "SCRIPT" && el.type === "text/x-canopy") {
+      const t = document.createElement("template");
+      t.innerHTML = el.textContent;
+      walk(t.content);
+    }
   });
   walk(document);
   const handlers = [], links = [], scripts = [], styles = [], images = [];
@@ -1053,7 +1059,7 @@ func TestBrowserHostileContent(t *testing.T) {
     for (const a of el.attributes) if (/^on/i.test(a.name)) handlers.push(el.tagName + " " + a.name + "=" + a.value);
     const href = el.getAttribute("href") || el.getAttribute("xlink:href");
     if (href && !/^(https?:|mailto:|#)/i.test(href.trim())) links.push(el.tagName + " href=" + href);
-    if (el.tagName === "SCRIPT" && !["tree-data", "source-data"].includes(el.id) && el !== document.body.lastElementChild) scripts.push(el.outerHTML.slice(0, 120));
+    if (el.tagName === "SCRIPT" && !["tree-data", "source-data", "page-script"].includes(el.id) && !(el.type === "text/x-canopy" && el.parentNode.id === "store")) scripts.push(el.outerHTML.slice(0, 120));
     if (el.tagName === "STYLE" && el.parentNode !== document.head) styles.push(el.outerHTML.slice(0, 120));
     if ((el.tagName === "IMG" || el.tagName === "svg" || el.tagName === "IFRAME") && !(el.getAttribute("src") || "").startsWith("data:")) images.push(el.outerHTML.slice(0, 120));
   }
@@ -1380,21 +1386,27 @@ func literalInMarkdown(p corpusPayload) bool {
 }
 
 // corpusScan lists what session text must never become on the page: every
-// element of the document and of the stored <template>s is looked at.
+// element of the document and of the stored chunks is looked at.
 const corpusScan = `(() => {
   const all = [];
   const walk = (root) => root.querySelectorAll("*").forEach((el) => {
     all.push(el);
     if (el.tagName === "TEMPLATE") walk(el.content);
+    // The store's chunks are raw text: parsed as the page's script does.
+    if (el.tagName === "SCRIPT" && el.type === "text/x-canopy") {
+      const t = document.createElement("template");
+      t.innerHTML = el.textContent;
+      walk(t.content);
+    }
   });
   walk(document);
-  const ours = new Set(["tree-data", "source-data"]);
+  const ours = new Set(["tree-data", "source-data", "page-script"]);
   const bad = [];
   const deny = /^(script|style|iframe|frame|frameset|object|embed|base|meta|link|form|textarea|select|video|audio|source|svg|math|marquee|portal|noscript|noembed|xmp|plaintext|dialog|title|body|html|head)$/i;
   for (const el of all) {
     const tag = el.tagName.toLowerCase();
     const inHead = el.parentNode === document.head;
-    const isOurs = (tag === "script" && (ours.has(el.id) || el === document.body.lastElementChild)) ||
+    const isOurs = (tag === "script" && (ours.has(el.id) || (el.type === "text/x-canopy" && el.parentNode && el.parentNode.id === "store"))) ||
       (tag === "style" && inHead) || (tag === "meta" && inHead) || (tag === "title" && inHead) ||
       (tag === "noscript" && el.parentNode && el.parentNode.id === "sidebar") ||
       ((tag === "html" || tag === "head" || tag === "body") && el.ownerDocument === document && (el === document.documentElement || el === document.head || el === document.body));
@@ -1462,6 +1474,9 @@ func TestBrowserHostileCorpus(t *testing.T) {
 		t.Helper()
 		tb.deadline()
 		st := eval[corpusState](tb, `(() => {
+  // A long conversation has elements for a window of its entries; before
+  // printing, for all of them.
+  window.dispatchEvent(new Event("beforeprint"));
   const end = entryOf(`+jsString(cs.endID)+`);
   return {
     Pwned: typeof window.__pwned !== "undefined",

@@ -37,11 +37,19 @@ func diffFromDetails(diff string) template.HTML {
 }
 
 func diffRow(b *strings.Builder, kind, num, text string) {
-	sign := map[string]string{"add": "+", "del": "-", "ctx": " "}[kind]
-	b.WriteString(`<tr class="d-` + kind + `"><td class="d-num">`)
-	b.WriteString(template.HTMLEscapeString(num))
-	b.WriteString(`</td><td class="d-sign">` + sign + `</td><td class="d-text">`)
-	b.WriteString(template.HTMLEscapeString(text))
+	// Context rows and cells have no class: the stylesheet tells the
+	// cells apart by their place (a diff row is ~40 bytes smaller).
+	switch kind {
+	case "add":
+		b.WriteString(`<tr class="d-add"><td>`)
+	case "del":
+		b.WriteString(`<tr class="d-del"><td>`)
+	default:
+		b.WriteString(`<tr><td>`)
+	}
+	b.WriteString(textEscape(num))
+	b.WriteString(`</td><td>` + map[string]string{"add": "+", "del": "-", "ctx": " "}[kind] + `</td><td>`)
+	b.WriteString(textEscape(text))
 	b.WriteString("</td></tr>")
 }
 

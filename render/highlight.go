@@ -105,7 +105,7 @@ func (h *highlighter) lexerFor(language, filename string) chroma.Lexer {
 func (h *highlighter) code(src, language, filename string) template.HTML {
 	l := h.lexerFor(language, filename)
 	if l == nil {
-		return template.HTML(template.HTMLEscapeString(src))
+		return template.HTML(textEscape(src))
 	}
 	key := highlightKey{l, src}
 	if v, ok := h.done.Load(key); ok {
@@ -123,15 +123,19 @@ func (h *highlighter) code(src, language, filename string) template.HTML {
 func (h *highlighter) tokenise(l chroma.Lexer, src string) template.HTML {
 	it, err := l.Tokenise(nil, src)
 	if err != nil {
-		return template.HTML(template.HTMLEscapeString(src))
+		return template.HTML(textEscape(src))
 	}
 	it = h.plainer(it)
 	var buf bytes.Buffer
 	if err := h.formatter.Format(&buf, classesOnly, it); err != nil {
-		return template.HTML(template.HTMLEscapeString(src))
+		return template.HTML(textEscape(src))
 	}
-	return template.HTML(buf.String())
+	// The formatter writes only spans with a class around escaped text:
+	// the quotes it escapes are in text, where they need no reference.
+	return template.HTML(unquoter.Replace(buf.String()))
 }
+
+var unquoter = strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&quot;", `"`)
 
 // plainer turns the tokens that would be drawn as plain text anyway into
 // plain text, so that the formatter writes them without a span.

@@ -80,7 +80,7 @@ func (sr safeRenderer) renderFencedCode(w util.BufWriter, source []byte, n ast.N
 	}
 	_, _ = w.WriteString(`<pre class="chroma"><code>`)
 	if lang == "" {
-		template.HTMLEscape(w, []byte(code.String()))
+		_, _ = w.WriteString(textEscape(code.String()))
 	} else {
 		_, _ = w.WriteString(string(sr.hl.code(code.String(), lang, "")))
 	}

@@ -16,6 +16,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -149,6 +150,7 @@ type pageData struct {
 	Nav                            *Nav
 	SilentTurns                    int
 	TreeJSON                       template.JS
+	SourceImages                   bool // the source's pictures are markers (dedupImages)
 	HasSource                      bool
 	SourceJSON                     template.JS
 }
@@ -181,12 +183,22 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		done chan struct{}
 	}
 	src.done = make(chan struct{})
-	go func() {
-		defer close(src.done)
-		if !opts.NoSource {
-			src.json, src.err = sourceJSON(s)
-		}
-	}()
+	// A session with pictures embeds its source with each picture the page
+	// shows replaced by a marker (see dedupImages): it is compressed once
+	// the entries are written and the pictures known.
+	images := !opts.NoSource && bytes.Contains(s.Source, []byte(`"type":"image"`))
+	var shownImages map[string]bool
+	if images {
+		shownImages = map[string]bool{}
+		close(src.done)
+	} else {
+		go func() {
+			defer close(src.done)
+			if !opts.NoSource {
+				src.json, src.err = sourceJSON(s.Source)
+			}
+		}()
+	}
 	ec := scan(s)
 	order := treeOrder(s)
 	rows := ec.rows
@@ -268,26 +280,37 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return err
 	}
 	d.TreeJSON = template.JS(tree)
-	<-src.done
-	if src.err != nil {
-		return fmt.Errorf("embedding the source: %w", src.err)
-	}
-	d.SourceJSON = template.JS(src.json)
 
 	// The page is written as it is made: the template's parts, with the
-	// entries streamed in between, a batch at a time.
+	// entries streamed in between, a batch at a time. The tree and the
+	// script come first, then the entries off the path (the store), then
+	// the conversation: the page's script draws the tree and the first
+	// entries while the rest arrives.
 	if err := r.page.ExecuteTemplate(w, "top", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
-	if err := r.writeEntries(w, ec, shown, nil); err != nil {
+	if err := r.writeEntries(w, ec, stored, storedPos, shownImages); err != nil {
 		return err
 	}
 	if err := r.page.ExecuteTemplate(w, "middle", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
-	if err := r.writeEntries(w, ec, stored, storedPos); err != nil {
+	if err := r.writeEntries(w, ec, shown, nil, shownImages); err != nil {
 		return err
 	}
+	<-src.done
+	if images {
+		var marked bool
+		source := s.Source
+		if source, marked = dedupImages(s.Source, shownImages); marked {
+			d.SourceImages = true
+		}
+		src.json, src.err = sourceJSON(source)
+	}
+	if src.err != nil {
+		return fmt.Errorf("embedding the source: %w", src.err)
+	}
+	d.SourceJSON = template.JS(src.json)
 	if err := r.page.ExecuteTemplate(w, "bottom", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
@@ -296,14 +319,29 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 
 // writeBatch is how many entries are rendered at once: enough to keep
 // every core busy, few enough that memory holds only a small part of the
-// page.
+// page. It is also the most entries one chunk of the page holds (see
+// writeEntries).
 const writeBatch = 512
 
-// writeEntries renders the entries (by index) in order and writes them,
-// each in a <template data-i="position"> when positions are given.
-func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int) error {
+// writeEntries renders the entries (by index) in order and writes them in
+// chunks of at most writeBatch entries and about chunkBytes. The entries of
+// the conversation (no positions) go in a <noscript data-at="index of the
+// first"> per chunk: without JavaScript the browser
+// parses and shows them as they are; with it, they are raw text, which the
+// browser reads in a fraction of the time it takes to build their elements,
+// and the page's script builds elements only for the entries in view. The
+// stored entries (positions given: their places in tree order) go in a
+// <script type="text/x-canopy" data-i="positions"> per chunk: inert text,
+// with or without JavaScript, until the script shows one.
+//
+// Raw text ends at the first "</noscript" or "</script"; in a script, "<!--"
+// starts an escaped state. Neither can come from a session: its text is
+// escaped, so "<" only starts our own tags, and we write no noscript,
+// script or comment; rawSafe makes sure of it.
+func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int, images map[string]bool) error {
 	out := make([]template.HTML, writeBatch)
 	errs := make([]error, writeBatch)
+	var chunk bytes.Buffer
 	for lo := 0; lo < len(entries); lo += writeBatch {
 		hi := min(lo+writeBatch, len(entries))
 		parallel(hi-lo, func(j int) {
@@ -313,19 +351,95 @@ func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, position
 			if errs[j] != nil {
 				return errs[j]
 			}
-			var err error
-			if positions != nil {
-				_, err = fmt.Fprintf(w, `<template data-i="%d">%s</template>`, positions[lo+j], out[j])
-			} else {
-				_, err = io.WriteString(w, string(out[j]))
+		}
+		// Chunks of this batch: a new one after chunkBytes, so that the
+		// script can use the first entries before big ones have arrived.
+		for j := 0; j < hi-lo; {
+			k := j
+			size := 0
+			for k < hi-lo && (k == j || size+len(out[k]) <= chunkBytes) {
+				size += len(out[k])
+				k++
 			}
-			if err != nil {
+			chunk.Reset()
+			if positions != nil {
+				chunk.WriteString(`<script type="text/x-canopy" data-i="`)
+				for i := lo + j; i < lo+k; i++ {
+					if i > lo+j {
+						chunk.WriteByte(' ')
+					}
+					chunk.WriteString(strconv.Itoa(positions[i]))
+				}
+				chunk.WriteString(`">`)
+			} else {
+				chunk.WriteString(`<noscript data-at="` + strconv.Itoa(lo+j) + `">`)
+			}
+			for ; j < k; j++ {
+				chunk.WriteString(rawSafe(string(out[j])))
+				if images != nil {
+					collectImages(string(out[j]), images)
+				}
+				out[j] = ""
+			}
+			if positions != nil {
+				chunk.WriteString("</script>")
+			} else {
+				chunk.WriteString("</noscript>")
+			}
+			if _, err := w.Write(chunk.Bytes()); err != nil {
 				return err
 			}
-			out[j] = ""
 		}
 	}
 	return nil
+}
+
+// chunkBytes is about the most HTML one chunk holds (one entry may be
+// more): the script uses a chunk once it is complete.
+const chunkBytes = 1 << 20
+
+// rawSafe makes an entry's HTML safe to put in a <noscript> or <script>
+// as raw text: "</noscript", "</script" (any case) and "<!--" are written
+// with "&lt;". Our HTML never holds them ("<" in session text is "&lt;");
+// if it ever did, it could only be in text or an attribute value, where
+// "&lt;" reads as the same "<".
+func rawSafe(h string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(h); i++ {
+		if h[i] != '<' || !rawEnder(h[i+1:]) {
+			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(h) + 16)
+		}
+		b.WriteString(h[last:i])
+		b.WriteString("&lt;")
+		last = i + 1
+	}
+	if last == 0 {
+		return h
+	}
+	b.WriteString(h[last:])
+	return b.String()
+}
+
+// rawEnder reports whether what follows a "<" ends raw text or starts a
+// comment.
+func rawEnder(rest string) bool {
+	if strings.HasPrefix(rest, "!--") {
+		return true
+	}
+	if len(rest) == 0 || rest[0] != '/' {
+		return false
+	}
+	rest = rest[1:]
+	for _, name := range []string{"noscript", "script"} {
+		if len(rest) >= len(name) && strings.EqualFold(rest[:len(name)], name) {
+			return true
+		}
+	}
+	return false
 }
 
 var roleName = map[string]string{
@@ -522,18 +636,105 @@ func rowKind(e *sessiontree.Entry) string {
 	return "o"
 }
 
+// minDedup is the shortest picture (base64 characters) that the embedded
+// source refers to rather than holds: below it, a marker saves little.
+const minDedup = 1024
+
+// imgPrefix starts every embedded picture the page writes (imageSrc).
+const imgPrefix = `<img class="image" src="data:image/`
+
+// collectImages adds to set the base64 data of the pictures in an entry's
+// HTML, as the page's script finds them (imagesOf in page.js).
+func collectImages(html string, set map[string]bool) {
+	for {
+		i := strings.Index(html, imgPrefix)
+		if i < 0 {
+			return
+		}
+		html = html[i+len(imgPrefix):]
+		_, rest, ok := strings.Cut(html, ";base64,")
+		if !ok {
+			return
+		}
+		end := strings.IndexByte(rest, '"')
+		if end < 0 {
+			return
+		}
+		if end >= minDedup {
+			set[rest[:end]] = true
+		}
+		html = rest[end:]
+	}
+}
+
+// dedupImages replaces, in a session file, every JSON string value of a
+// "data" member that is one of the pictures the page shows (set) by a
+// marker: NUL, its length, ":", a 64-bit hash (imageHash) in hex, NUL. The
+// page's script puts the pictures back from its own <img> elements when
+// the file is downloaded, byte for byte: a page of twenty 5 MB pictures
+// holds them once, not twice. A file that holds a NUL byte (no valid JSON
+// does) is left as it is, as are pictures written with escapes.
+func dedupImages(src []byte, set map[string]bool) ([]byte, bool) {
+	if len(set) == 0 || bytes.IndexByte(src, 0) >= 0 {
+		return src, false
+	}
+	key := []byte(`"data":"`)
+	var out bytes.Buffer
+	last, i := 0, 0
+	for {
+		j := bytes.Index(src[i:], key)
+		if j < 0 {
+			break
+		}
+		p := i + j + len(key)
+		q := bytes.IndexByte(src[p:], '"')
+		if q < 0 {
+			break
+		}
+		if q >= minDedup && set[string(src[p:p+q])] {
+			if out.Len() == 0 {
+				out.Grow(len(src) / 4)
+			}
+			out.Write(src[last:p])
+			h1, h2 := imageHash(src[p : p+q])
+			fmt.Fprintf(&out, "\x00%d:%08x%08x\x00", q, h1, h2)
+			last = p + q
+		}
+		i = p + q
+	}
+	if last == 0 {
+		return src, false
+	}
+	out.Write(src[last:])
+	return out.Bytes(), true
+}
+
+// imageHash is cyrb53's two 32-bit halves over b (imageHash in page.js).
+func imageHash(b []byte) (uint32, uint32) {
+	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
+	for _, c := range b {
+		h1 = (h1 ^ uint32(c)) * 2654435761
+		h2 = (h2 ^ uint32(c)) * 1597334677
+	}
+	h1 = (h1 ^ h1>>16) * 2246822507
+	h1 ^= (h2 ^ h2>>13) * 3266489909
+	h2 = (h2 ^ h2>>16) * 2246822507
+	h2 ^= (h1 ^ h1>>13) * 3266489909
+	return h1, h2
+}
+
 // sourceJSON is the original file, gzip-compressed and base64-encoded, as
 // a JSON string for the download button. gzip without a name or time is
 // deterministic: same input, same page. Level 4: measured on an 8.7 MB
 // session, 18% smaller than level 1 for 40% more time (which overlaps the
 // rendering); higher levels gain little more.
-func sourceJSON(s *sessiontree.Session) ([]byte, error) {
+func sourceJSON(source []byte) ([]byte, error) {
 	var z bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&z, 4)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := zw.Write(s.Source); err != nil {
+	if _, err := zw.Write(source); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {

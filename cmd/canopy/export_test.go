@@ -163,7 +163,7 @@ func TestExportLeafChangesConversation(t *testing.T) {
 	if def == leafPage {
 		t.Fatal("--leaf did not change the page")
 	}
-	main := leafPage[strings.Index(leafPage, `id="conversation"`):strings.Index(leafPage, `id="store"`)]
+	main := leafPage[strings.Index(leafPage, `id="conversation"`):strings.Index(leafPage, `id="conv-end"`)]
 	if n := strings.Count(main, "<article "); n != 1 {
 		t.Errorf("conversation for a root leaf has %d entries, want 1", n)
 	}

@@ -1,0 +1,260 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"canopy/sessiontree"
+)
+
+func TestImageSrc(t *testing.T) {
+	tests := []struct {
+		name, mime, data string
+		want             template.HTML
+	}{
+		{"png, + written as it is", "image/png", "ab+/cd==", `<img class="image" src="data:image/png;base64,ab+/cd==" alt="image">`},
+		{"type lower-cased", "IMAGE/JPEG", "AAAA", `<img class="image" src="data:image/jpeg;base64,AAAA" alt="image">`},
+		{"line breaks kept", "image/gif", "AAAA\nAAAA", "<img class=\"image\" src=\"data:image/gif;base64,AAAA\nAAAA\" alt=\"image\">"},
+		{"svg refused", "image/svg+xml", "AAAA", ""},
+		{"quote refused", "image/png", `AA"A`, ""},
+		{"markup refused", "image/png", `AA<b>`, ""},
+		{"not base64", "image/png", "AAA", ""},
+		{"empty type", "", "AAAA", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := imageSrc(tt.mime, tt.data); got != tt.want {
+				t.Errorf("imageSrc(%q, %q) = %q, want %q", tt.mime, tt.data, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTextEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`a "b" 'c'`, `a "b" 'c'`},
+		{"<script>&amp;</script>", "&lt;script&gt;&amp;amp;&lt;/script&gt;"},
+		{"nul\x00", "nul\uFFFD"},
+		{"1+1", "1+1"},
+	}
+	for _, tt := range tests {
+		if got := textEscape(tt.in); got != tt.want {
+			t.Errorf("textEscape(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRawSafe(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"<article>plain</article>", "<article>plain</article>"},
+		{"a</noscript>b", "a&lt;/noscript>b"},
+		{"a</NoScRiPt b", "a&lt;/NoScRiPt b"},
+		{"a</script>b</SCRIPT", "a&lt;/script>b&lt;/SCRIPT"},
+		{"<!-- x -->", "&lt;!-- x -->"},
+		{"</", "</"},
+		{"<", "<"},
+		{"</scrip", "</scrip"},
+		{"<!-", "<!-"},
+	}
+	for _, tt := range tests {
+		if got := rawSafe(tt.in); got != tt.want {
+			t.Errorf("rawSafe(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestPageChunks checks the layout the page's script relies on: the
+// store's <script type="text/x-canopy" data-i> chunks before the
+// conversation, whose <noscript data-at> chunks hold the path's entries,
+// writeBatch at most each, every entry one <article> that "<article " starts.
+func TestPageChunks(t *testing.T) {
+	// Five entries with a 700 KB picture each: chunks of about 1 MB.
+	var big strings.Builder
+	big.WriteString(`{"type":"session","version":3,"id":"big","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/w"}` + "\n")
+	pic := strings.Repeat("QUJD", 700<<10/4)
+	parent := "null"
+	for i := range 5 {
+		id := fmt.Sprintf(`"u%d"`, i)
+		big.WriteString(`{"type":"message","id":` + id + `,"parentId":` + parent + `,"timestamp":"2026-03-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"image","data":"` + pic + `","mimeType":"image/png"}]}}` + "\n")
+		parent = id
+	}
+	bigFile := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(bigFile, []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		file   string
+		chunks int
+	}{
+		{filepath.Join("..", "testdata", "render", "kinds.jsonl"), 1},
+		{bigFile, 5},
+	} {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) { testPageChunks(t, tt.file, tt.chunks) })
+	}
+}
+
+func testPageChunks(t *testing.T, file string, wantChunks int) {
+	s, err := sessiontree.LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.Render(&buf, s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	script := strings.Index(page, `<script id="page-script">`)
+	store := strings.Index(page, `<div id="store" hidden>`)
+	conv := strings.Index(page, `<main id="conversation"`)
+	end := strings.Index(page, `</main>`)
+	if !(0 < script && script < store && store < conv && conv < end) {
+		t.Fatalf("page order: script %d, store %d, conversation %d, end %d", script, store, conv, end)
+	}
+	// Entries on the path: the non-embedded ones, in order.
+	ec := scan(s)
+	var want []string
+	for _, e := range s.Path(s.Leaf) {
+		if ec.rows[e.Index].flags&flagEmbedded == 0 {
+			want = append(want, `id="entry-`+e.ID+`"`)
+		}
+	}
+	chunks := regexp.MustCompile(`(?s)<noscript data-at="([0-9]+)">(.*?)</noscript>`).FindAllStringSubmatch(page[conv:end], -1)
+	var got []string
+	for _, c := range chunks {
+		if c[1] != strconv.Itoa(len(got)) {
+			t.Errorf("a chunk starts at %s, want %d", c[1], len(got))
+		}
+		arts := strings.Split(c[2], "<article ")
+		if arts[0] != "" {
+			t.Errorf("a chunk starts with %q, not an <article>", arts[0])
+		}
+		if len(arts)-1 > writeBatch {
+			t.Errorf("a chunk holds %d entries, more than %d", len(arts)-1, writeBatch)
+		}
+		for _, a := range arts[1:] {
+			got = append(got, regexp.MustCompile(`id="entry-[^"]*"`).FindString(a))
+		}
+	}
+	if len(chunks) != wantChunks {
+		t.Errorf("%d chunks in the conversation, want %d", len(chunks), wantChunks)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("conversation chunks hold\n%v\nwant\n%v", got, want)
+	}
+	// The store: positions listed match the entries it holds.
+	for _, m := range regexp.MustCompile(`(?s)<script type="text/x-canopy" data-i="([0-9 ]*)">(.*?)</script>`).FindAllStringSubmatch(page[store:conv], -1) {
+		if n, arts := len(strings.Fields(m[1])), strings.Count(m[2], "<article "); n != arts {
+			t.Errorf("a store chunk lists %d positions for %d entries", n, arts)
+		}
+	}
+}
+
+// TestImageHash pins imageHash to page.js's imageHash (values from node).
+func TestImageHash(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "1aee8d83488bdcb8"},
+		{"a", "82c97901501c2ba7"},
+		{"iVBORw0KGgoAAAANSUhEUgAA+/==", "2bb0c675313087ba"},
+	}
+	for _, tt := range tests {
+		h1, h2 := imageHash([]byte(tt.in))
+		if got := fmt.Sprintf("%08x%08x", h1, h2); got != tt.want {
+			t.Errorf("imageHash(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// restoreImages undoes dedupImages as page.js's withImages does.
+func restoreImages(t *testing.T, src []byte, images []string) []byte {
+	t.Helper()
+	byKey := map[string]string{}
+	for _, d := range images {
+		h1, h2 := imageHash([]byte(d))
+		byKey[fmt.Sprintf("%d:%08x%08x", len(d), h1, h2)] = d
+	}
+	var out []byte
+	for {
+		s := bytes.IndexByte(src, 0)
+		if s < 0 {
+			return append(out, src...)
+		}
+		e := bytes.IndexByte(src[s+1:], 0)
+		if e < 0 {
+			t.Fatalf("unterminated marker")
+		}
+		d, ok := byKey[string(src[s+1:s+1+e])]
+		if !ok {
+			t.Fatalf("marker %q names no picture", src[s+1:s+1+e])
+		}
+		out = append(append(out, src[:s]...), d...)
+		src = src[s+2+e:]
+	}
+}
+
+func TestDedupImages(t *testing.T) {
+	big := strings.Repeat("AbC+/9", 400)  // 2400 characters
+	big2 := strings.Repeat("xY0+", 300)   // 1200
+	small := strings.Repeat("AAAA", 10)   // under minDedup
+	escaped := strings.Repeat("Q/Q", 500) // written with \/ in the file
+	line := func(data string) string {
+		return `{"type":"message","message":{"content":[{"type":"image","data":"` + data + `","mimeType":"image/png"}]}}` + "\n"
+	}
+	tests := []struct {
+		name    string
+		src     string
+		shown   []string
+		markers int
+	}{
+		{"one picture", line(big), []string{big}, 1},
+		{"the same picture twice", line(big) + line(big), []string{big}, 2},
+		{"two pictures", line(big) + line(big2), []string{big, big2}, 2},
+		{"a picture the page does not show", line(big) + line(big2), []string{big}, 1},
+		{"small pictures stay", line(small), []string{small}, 0},
+		{"escaped pictures stay", line(strings.ReplaceAll(escaped, "/", `\/`)), []string{escaped}, 0},
+		{"a file with NUL stays", line(big) + "\x00", []string{big}, 0},
+		{"no pictures", `{"type":"message"}` + "\n", nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set := map[string]bool{}
+			for _, d := range tt.shown {
+				if len(d) >= minDedup {
+					set[d] = true
+				}
+			}
+			out, marked := dedupImages([]byte(tt.src), set)
+			if n := bytes.Count(out, []byte{0}) / 2; n != tt.markers || marked != (tt.markers > 0) {
+				t.Fatalf("%d markers (marked %v), want %d", n, marked, tt.markers)
+			}
+			if tt.markers > 0 {
+				if got := restoreImages(t, out, tt.shown); string(got) != tt.src {
+					t.Errorf("restored file differs:\n%q\nwant\n%q", got, tt.src)
+				}
+				if len(out) >= len(tt.src) {
+					t.Errorf("deduplicated file is %d bytes, the original %d", len(out), len(tt.src))
+				}
+			}
+		})
+	}
+}
+
+func TestCollectImages(t *testing.T) {
+	big := strings.Repeat("AbC+", 300)
+	html := string(imageSrc("image/png", big)) + "<p>x</p>" + string(imageSrc("image/webp", big+"AAAA")) + string(imageSrc("image/png", "AAAA"))
+	set := map[string]bool{}
+	collectImages(html, set)
+	if len(set) != 2 || !set[big] || !set[big+"AAAA"] {
+		t.Errorf("collectImages found %d pictures: %v", len(set), set)
+	}
+}
