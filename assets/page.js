@@ -355,7 +355,19 @@
       el.classList.add("target");
       lastTarget = el;
       if (scroll) {
+        // The entries just above are laid out now (content-visibility would
+        // do it once they come near the view, moving the target); their
+        // sizes are then remembered (contain-intrinsic-size: auto).
+        var above = [];
+        for (var k = lo; k < hi; k++) {
+          var e = elements.get(shown[k]);
+          if (!e || e === el || e.contains(el)) break;
+          above.push(e);
+          if (above.length > 12) above.shift().classList.remove("laid");
+          e.classList.add("laid");
+        }
         el.scrollIntoView({ block: "start" });
+        requestAnimationFrame(function () { above.forEach(function (e) { e.classList.remove("laid"); }); });
         settle(el, el.getBoundingClientRect().top, 5);
       }
     }
