@@ -170,7 +170,7 @@
   // edges (the sentinels #conv-top and #conv-end, watched by an
   // IntersectionObserver), so that opening and navigating cost the same at
   // any length. A path of at most EAGER entries is shown whole.
-  var EAGER = 400, EAGER_BYTES = 2e6, STEP = 24, BEFORE = 8, SPAN_BYTES = 15e5;
+  var EAGER = 2000, EAGER_BYTES = 2e6, STEP = 24, BEFORE = 3, JUMP = 10, SPAN_BYTES = 15e5;
   var shown = [], lo = 0, hi = 0;
   var edges = window.IntersectionObserver ? new IntersectionObserver(function (list) {
     list.forEach(function (e) {
@@ -196,9 +196,10 @@
   // spanEnd is where a window growing from list[from] ends: STEP entries,
   // fewer if their HTML passes SPAN_BYTES (pictures), at least one, at most
   // limit. spanStart is where one growing back from list[to] starts.
-  function spanEnd(list, from, limit) {
+  function spanEnd(list, from, limit, count) {
     var k = from, bytes = 0;
-    while (k < limit && k - from < STEP && bytes <= SPAN_BYTES) bytes += (htmlOf(list[k++]) || "").length;
+    count = count || STEP;
+    while (k < limit && k - from < count && bytes <= SPAN_BYTES) bytes += (htmlOf(list[k++]) || "").length;
     return k;
   }
   function spanStart(list, to, count) {
@@ -288,8 +289,16 @@
       whi = spanEnd(want, 0, end);
     } else {
       if (end <= at && !loaded) return;
-      wlo = spanStart(want, at, BEFORE);
-      whi = spanEnd(want, at, end);
+      var same = 0;
+      while (same < hi && same < want.length && shown[same] === want[same]) same++;
+      if (at >= lo && at < hi && same >= hi) {
+        wlo = lo; // the entry is in the window, which stays as it is
+        whi = hi;
+      } else {
+        // A jump: a small window (the edges grow it in the next frames).
+        wlo = spanStart(want, at, BEFORE);
+        whi = spanEnd(want, at, end, JUMP);
+      }
     }
     var then = pending.then;
     pending = null;
@@ -355,7 +364,19 @@
       el.classList.add("target");
       lastTarget = el;
       if (scroll) {
+        // The entries just above are laid out now (content-visibility would
+        // do it once they come near the view, moving the target); their
+        // sizes are then remembered (contain-intrinsic-size: auto).
+        var above = [];
+        for (var k = lo; k < hi; k++) {
+          var e = elements.get(shown[k]);
+          if (!e || e === el || e.contains(el)) break;
+          above.push(e);
+          if (above.length > 12) above.shift().classList.remove("laid");
+          e.classList.add("laid");
+        }
         el.scrollIntoView({ block: "start" });
+        requestAnimationFrame(function () { above.forEach(function (e) { e.classList.remove("laid"); }); });
         settle(el, el.getBoundingClientRect().top, 5);
       }
     }

@@ -1,12 +1,15 @@
 package render_test
 
 import (
+	"bytes"
 	"encoding/base64"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"canopy/internal/sessiongen"
 )
 
 // TestBrowserDownloadWithImages: a page holds each picture once (the
@@ -88,6 +91,40 @@ func TestBrowserDownload(t *testing.T) {
 })`)
 	if got != string(s.Source) {
 		t.Errorf("the download is %d bytes and differs from the %d-byte session file", len(got), len(s.Source))
+	}
+	tb.clean()
+}
+
+// TestBrowserQuickSearch: a search made before the exact search index is
+// built (the quick search, in the entries' HTML) finds what the exact one
+// finds, for words that markup does not split.
+func TestBrowserQuickSearch(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	if err := sessiongen.Generate(&buf, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gen.jsonl")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, file)
+	tb := newTab(t)
+	tb.open(writePage(t, s, dir, "quick"))
+	for _, word := range []string{"the", "test", "zqxjv"} {
+		// At once (the index is built in the background after load), then
+		// after the page has built it and searched again.
+		quick := evalAsync[string](tb, `new Promise((resolve) => {
+  const box = document.getElementById("tree-search");
+  box.value = `+jsString(word)+`;
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  setTimeout(() => resolve(document.getElementById("tree-status").textContent), 0);
+})`)
+		exact := evalAsync[string](tb, `new Promise((resolve) => setTimeout(() => resolve(document.getElementById("tree-status").textContent), 4000))`)
+		if quick != exact {
+			t.Errorf("searching %q: the quick search shows %q, the exact one %q", word, quick, exact)
+		}
 	}
 	tb.clean()
 }
