@@ -2,7 +2,6 @@ package archive
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -301,5 +300,3 @@ func updatedAt(v jsontext.Value) string {
 	}
 	return str(v)
 }
-
-var errNotSession = errors.New("not a session")

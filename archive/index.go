@@ -2,8 +2,6 @@ package archive
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"sort"
@@ -16,6 +14,7 @@ import (
 	minjs "github.com/tdewolff/minify/v2/js"
 
 	"canopy/assets"
+	"canopy/render"
 	"canopy/templates"
 )
 
@@ -51,11 +50,11 @@ func (t *totals) add(s *Session) {
 }
 
 func (t *totals) format() {
-	t.Sessions, t.Entries, t.Branches = count(float64(t.n))+" session", count(float64(t.entries)), count(float64(t.branches))
+	t.Sessions, t.Entries, t.Branches = render.Thousands(float64(t.n))+" session", render.Thousands(float64(t.entries)), render.Thousands(float64(t.branches))
 	if t.n != 1 {
 		t.Sessions += "s"
 	}
-	t.Input, t.Output, t.Cost = count(t.in), count(t.out), dollars(t.cost)
+	t.Input, t.Output, t.Cost = render.Thousands(t.in), render.Thousands(t.out), dollars(t.cost)
 }
 
 type rowView struct {
@@ -100,7 +99,7 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 			Started: s.Started, StartedText: shortTime(s.Started), Last: s.LastActivity, LastText: shortTime(s.LastActivity),
 			Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "),
 			Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
-			Input:  count(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: count(s.Usage.Output),
+			Input:  render.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: render.Thousands(s.Usage.Output),
 			Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
 		}
 		if g := s.Gateway; g != nil {
@@ -113,10 +112,10 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 			}
 			// The store's own counters, as the gateway last saw them.
 			if g.InputTokens > 0 || g.OutputTokens > 0 || g.TotalTokens > 0 {
-				note = append(note, fmt.Sprintf("store: %s in / %s out / %s total tokens", count(g.InputTokens), count(g.OutputTokens), count(g.TotalTokens)))
+				note = append(note, fmt.Sprintf("store: %s in / %s out / %s total tokens", render.Thousands(g.InputTokens), render.Thousands(g.OutputTokens), render.Thousands(g.TotalTokens)))
 			}
 			if g.ContextTokens > 0 {
-				note = append(note, "context "+count(g.ContextTokens))
+				note = append(note, "context "+render.Thousands(g.ContextTokens))
 			}
 			if g.CompactionCount > 0 {
 				note = append(note, plural(int(g.CompactionCount), "compaction"))
@@ -191,7 +190,7 @@ func executeIndex(d *indexData) ([]byte, error) {
 		return nil, fmt.Errorf("minifying index.js: %w", err)
 	}
 	d.CSS, d.JS = template.CSS(c), template.JS(j)
-	d.CSP = "default-src 'none'; script-src '" + cspHash(j) + "'; style-src '" + cspHash(c) + "'; base-uri 'none'; form-action 'none'"
+	d.CSP = "default-src 'none'; script-src '" + render.CSPHash(j) + "'; style-src '" + render.CSPHash(c) + "'; base-uri 'none'; form-action 'none'"
 	src, err := templates.FS.ReadFile("index.html")
 	if err != nil {
 		return nil, err
@@ -207,35 +206,12 @@ func executeIndex(d *indexData) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func cspHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-}
-
 func shortTime(s string) string {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		return s
 	}
 	return t.UTC().Format("2006-01-02 15:04")
-}
-
-// count writes a whole number with thousands separators.
-func count(f float64) string {
-	s := strconv.FormatInt(int64(f), 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // dollars writes a cost: cents, or four decimals below a cent (a short

@@ -22,7 +22,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		r.messageView(ec, v, e, b)
 	case sessiontree.TypeCompaction:
 		v.Kind, v.Heading = "compaction", "Compaction"
-		v.Meta = fmt.Sprintf("%s tokens before", fmtInt(e.TokensBefore))
+		v.Meta = fmt.Sprintf("%s tokens before", Thousands(e.TokensBefore))
 		// The model stopped seeing the entries before the first kept one
 		// (all of the path before the compaction when that entry is not on
 		// it): count them with the depths computed once, walking only from
@@ -106,7 +106,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		r.blockParts(ec, v, m.Content)
 		meta := []string{modelName(m.Provider, m.Model)}
 		if u := m.Usage; u != nil {
-			meta = append(meta, fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", fmtInt(u.Input), fmtInt(u.Output), fmtInt(u.CacheRead), fmtInt(u.CacheWrite)))
+			meta = append(meta, fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", Thousands(u.Input), Thousands(u.Output), Thousands(u.CacheRead), Thousands(u.CacheWrite)))
 			if u.Cost.Total > 0 {
 				meta = append(meta, fmt.Sprintf("$%.4f", u.Cost.Total))
 			}

@@ -122,12 +122,14 @@ func New() (*Renderer, error) {
 	}
 	// The inline script and style are written as they are: their hashes
 	// are in the CSP.
-	r.csp = "default-src 'none'; script-src '" + cspHash(r.js) + "'; style-src '" + cspHash(r.css) +
+	r.csp = "default-src 'none'; script-src '" + CSPHash(r.js) + "'; style-src '" + CSPHash(r.css) +
 		"'; img-src data:; base-uri 'none'; form-action 'none'"
 	return r, nil
 }
 
-func cspHash(s string) string {
+// CSPHash is the Content-Security-Policy source that allows exactly the
+// inline script or style s.
+func CSPHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
@@ -470,12 +472,12 @@ func statsRowOf(name string, st sessiontree.Stats) statsRow {
 		}
 	}
 	return statsRow{
-		Name: name, Entries: fmtInt(float64(st.Entries)),
-		Messages:  fmtInt(float64(msgs)),
+		Name: name, Entries: Thousands(float64(st.Entries)),
+		Messages:  Thousands(float64(msgs)),
 		Roles:     "messages: " + orString(strings.Join(parts, " · "), "none"),
-		ToolCalls: fmtInt(float64(st.ToolCalls)),
-		Input:     fmtInt(st.Usage.Input), Output: fmtInt(st.Usage.Output),
-		CacheRead: fmtInt(st.Usage.CacheRead), CacheWrite: fmtInt(st.Usage.CacheWrite),
+		ToolCalls: Thousands(float64(st.ToolCalls)),
+		Input:     Thousands(st.Usage.Input), Output: Thousands(st.Usage.Output),
+		CacheRead: Thousands(st.Usage.CacheRead), CacheWrite: Thousands(st.Usage.CacheWrite),
 		Cost: fmt.Sprintf("$%.4f", st.Usage.Cost.Total+st.CompactionUsage.Cost.Total),
 	}
 }

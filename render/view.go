@@ -373,9 +373,10 @@ func formatTime(e *sessiontree.Entry) string {
 	return e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
-func fmtInt(f float64) string {
+// Thousands writes a number rounded to a whole one, with thousands
+// separators: 1,234,567.
+func Thousands(f float64) string {
 	s := fmt.Sprintf("%.0f", f)
-	// thousands separators for readability
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder
