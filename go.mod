@@ -7,13 +7,14 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
+	github.com/klauspost/compress v1.20.3
 	github.com/spf13/pflag v1.0.10
 	github.com/tdewolff/minify/v2 v2.24.25
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/sys v0.49.0
 )
 
 require (
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/tdewolff/parse/v2 v2.8.20 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 )
