@@ -76,9 +76,11 @@ type Renderer struct {
 	md   goldmark.Markdown
 	hl   *highlighter
 	page *template.Template
-	css  string // minified stylesheet, chroma's included
-	js   string // minified script
-	csp  string
+	// mdBufs holds *mdBuffer: Markdown is converted into reused buffers.
+	mdBufs sync.Pool
+	css    string // minified stylesheet, chroma's included
+	js     string // minified script
+	csp    string
 }
 
 // New builds a Renderer.
@@ -339,28 +341,24 @@ const writeBatch = 512
 // Raw text ends at the first "</noscript" or "</script"; in a script, "<!--"
 // starts an escaped state. Neither can come from a session: its text is
 // escaped, so "<" only starts our own tags, and we write no noscript,
-// script or comment; rawSafe makes sure of it.
+// script or comment; writeRawSafe makes sure of it.
 func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int, images map[string]bool) error {
-	out := make([]template.HTML, writeBatch)
-	errs := make([]error, writeBatch)
+	// One buffer per place in a batch, reused batch after batch: growing a
+	// fresh buffer for every entry was a tenth of the export's allocations.
+	out := make([]bytes.Buffer, writeBatch)
 	var chunk bytes.Buffer
 	for lo := 0; lo < len(entries); lo += writeBatch {
 		hi := min(lo+writeBatch, len(entries))
 		parallel(hi-lo, func(j int) {
-			out[j], errs[j] = r.renderEntry(ec, entries[lo+j])
+			r.renderEntry(&out[j], ec, entries[lo+j])
 		})
-		for j := 0; j < hi-lo; j++ {
-			if errs[j] != nil {
-				return errs[j]
-			}
-		}
 		// Chunks of this batch: a new one after chunkBytes, so that the
 		// script can use the first entries before big ones have arrived.
 		for j := 0; j < hi-lo; {
 			k := j
 			size := 0
-			for k < hi-lo && (k == j || size+len(out[k]) <= chunkBytes) {
-				size += len(out[k])
+			for k < hi-lo && (k == j || size+out[k].Len() <= chunkBytes) {
+				size += out[k].Len()
 				k++
 			}
 			chunk.Reset()
@@ -377,11 +375,15 @@ func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, position
 				chunk.WriteString(`<noscript data-at="` + strconv.Itoa(lo+j) + `">`)
 			}
 			for ; j < k; j++ {
-				chunk.WriteString(rawSafe(string(out[j])))
+				h := out[j].Bytes()
+				writeRawSafe(&chunk, h)
 				if images != nil {
-					collectImages(string(out[j]), images)
+					collectImages(string(h), images)
 				}
-				out[j] = ""
+				out[j].Reset()
+				if out[j].Cap() > chunkBytes {
+					out[j] = bytes.Buffer{} // a picture: do not keep its room
+				}
 			}
 			if positions != nil {
 				chunk.WriteString("</script>")
@@ -400,30 +402,43 @@ func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, position
 // more): the script uses a chunk once it is complete.
 const chunkBytes = 1 << 20
 
-// rawSafe makes an entry's HTML safe to put in a <noscript> or <script>
-// as raw text: "</noscript", "</script" (any case) and "<!--" are written
-// with "&lt;". Our HTML never holds them ("<" in session text is "&lt;");
-// if it ever did, it could only be in text or an attribute value, where
-// "&lt;" reads as the same "<".
-func rawSafe(h string) string {
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(h); i++ {
-		if h[i] != '<' || !rawEnder(h[i+1:]) {
-			continue
+// writeRawSafe writes an entry's HTML h to w, safe to put in a <noscript>
+// or <script> as raw text: "</noscript", "</script" (any case) and "<!--"
+// are written with "&lt;". Our HTML never holds them ("<" in session text
+// is "&lt;"); if it ever did, it could only be in text or an attribute
+// value, where "&lt;" reads as the same "<". Only "</" and "<!" are looked
+// at, found with bytes.Index (vectorized), not byte by byte.
+func writeRawSafe(w *bytes.Buffer, h []byte) {
+	for len(h) > 0 {
+		i := nextRawEnder(h)
+		if i < 0 {
+			w.Write(h)
+			return
 		}
-		if b.Len() == 0 {
-			b.Grow(len(h) + 16)
+		w.Write(h[:i])
+		w.WriteString("&lt;")
+		h = h[i+1:]
+	}
+}
+
+// nextRawEnder is the index of the first "<" in h that ends raw text or
+// starts a comment, or -1.
+func nextRawEnder(h []byte) int {
+	first := -1
+	for _, open := range []string{"</", "<!--"} {
+		for from := 0; ; {
+			i := bytes.Index(h[from:], []byte(open))
+			if i < 0 || (first >= 0 && from+i > first) {
+				break
+			}
+			if rawEnder(string(h[from+i+1 : min(len(h), from+i+1+len("/noscript"))])) {
+				first = from + i
+				break
+			}
+			from += i + 1
 		}
-		b.WriteString(h[last:i])
-		b.WriteString("&lt;")
-		last = i + 1
 	}
-	if last == 0 {
-		return h
-	}
-	b.WriteString(h[last:])
-	return b.String()
+	return first
 }
 
 // rawEnder reports whether what follows a "<" ends raw text or starts a
@@ -501,8 +516,8 @@ func parseTime(ts string) (string, bool) {
 	return "", false
 }
 
-// renderEntry renders one entry's HTML ("" for a result drawn inside its
-// call's card). It decodes the entry (and the results its tool calls show)
+// renderEntry appends one entry's HTML to buf (nothing for a result drawn
+// inside its call's card). It decodes the entry (and the results its tool calls show)
 // afresh: bodies are not kept between the passes.
 //
 // Entries are not run through the HTML minifier: their markup is that of
@@ -511,16 +526,13 @@ func parseTime(ts string) (string, bool) {
 // page for 14% of the export's time, and tdewolff's attribute handling is
 // quadratic in the entities of one value (an image's data: URL, whose every
 // "+" is "&#43;"): a 2 MB picture took 8 s.
-func (r *Renderer) renderEntry(ec *entryContext, i int) (template.HTML, error) {
+func (r *Renderer) renderEntry(buf *bytes.Buffer, ec *entryContext, i int) {
 	if ec.rows[i].flags&flagEmbedded != 0 {
-		return "", nil
+		return
 	}
 	e := ec.s.Entries[i]
 	b, err := e.Decode()
-	v := r.view(ec, e, b, err)
-	var buf bytes.Buffer
-	writeEntry(&buf, v)
-	return template.HTML(buf.String()), nil
+	writeEntry(buf, r.view(ec, e, b, err))
 }
 
 // parallel runs f(0..n-1) on every core.
@@ -733,6 +745,7 @@ func imageHash(b []byte) (uint32, uint32) {
 // the other core wants (its level 1 takes 0.59 s but is 3 MB bigger).
 func sourceJSON(source []byte) ([]byte, error) {
 	var z bytes.Buffer
+	z.Grow(len(source) / 4) // about what session text compresses to
 	zw, err := gzip.NewWriterLevel(&z, 5)
 	if err != nil {
 		return nil, err

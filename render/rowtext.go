@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -16,22 +18,47 @@ import (
 const rowTextMax = 100
 
 // flatten puts text on one line (newlines and tabs become spaces) and
-// cuts it at n characters with "...", as the reference does.
+// cuts it at n characters with "...", as the reference does. Only the
+// first n characters are copied: a row's text may come from megabytes.
 func flatten(s string, n int) string {
-	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	head := s[:runePrefix(s, n)]
+	if strings.TrimRightFunc(s[len(head):], unicode.IsSpace) != "" {
+		return oneLine(head) + "..."
+	}
+	return oneLine(strings.TrimRightFunc(head, unicode.IsSpace))
+}
+
+// oneLine turns newlines and tabs into spaces (and broken UTF-8 into
+// U+FFFD, as strings.Map does).
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\t' || r == '\r' {
 			return ' '
 		}
 		return r
-	}, s))
-	return cut(s, n)
+	}, s)
 }
 
+// cut cuts s at n characters, adding "...".
 func cut(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "..."
+	if i := runePrefix(s, n); i < len(s) {
+		// As string([]rune(s)[:n]) would: each byte of broken UTF-8
+		// becomes U+FFFD.
+		return strings.Map(func(r rune) rune { return r }, s[:i]) + "..."
 	}
 	return s
+}
+
+// runePrefix is the length in bytes of the first n characters of s (a
+// byte of broken UTF-8 counts as one).
+func runePrefix(s string, n int) int {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return i
 }
 
 // shortenPath writes home directories as ~, as the reference does.

@@ -62,10 +62,15 @@ func TestRawSafe(t *testing.T) {
 		{"<", "<"},
 		{"</scrip", "</scrip"},
 		{"<!-", "<!-"},
+		{"</div></span><!--</script>", "</div></span>&lt;!--&lt;/script>"},
+		{"</script</noscript<!--", "&lt;/script&lt;/noscript&lt;!--"},
+		{"<</script", "<&lt;/script"},
 	}
 	for _, tt := range tests {
-		if got := rawSafe(tt.in); got != tt.want {
-			t.Errorf("rawSafe(%q) = %q, want %q", tt.in, got, tt.want)
+		var b bytes.Buffer
+		writeRawSafe(&b, []byte(tt.in))
+		if got := b.String(); got != tt.want {
+			t.Errorf("writeRawSafe(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
