@@ -1,0 +1,14 @@
+package render
+
+import (
+	"github.com/go-json-experiment/json/jsontext"
+
+	"canopy/sessiontree"
+)
+
+// rawJSON is the entry's JSON as written, or nil when it cannot be read
+// again from its file; the session's Err then tells why.
+func rawJSON(e *sessiontree.Entry) jsontext.Value {
+	raw, _ := e.Raw()
+	return raw
+}
