@@ -287,6 +287,10 @@ func readSources(found []Source, prev *Manifest, redactor *redact.Redactor, o *O
 			return
 		}
 		sums[i] = summarize(s, src)
+		if err := s.Err(); err != nil {
+			errs[i] = err // the first prompt could not be read again
+			return
+		}
 		recs[i].Format = fmt.Sprintf("%s v%d", s.Format, s.Version)
 		ok[i] = true
 	})

@@ -316,6 +316,11 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	if src.err != nil {
 		return fmt.Errorf("embedding the source: %w", src.err)
 	}
+	// An entry that could not be read again (its file changed) was shown
+	// as unreadable: the page is not what the file held.
+	if err := s.Err(); err != nil {
+		return err
+	}
 	d.SourceJSON = template.JS(src.json)
 	if err := r.page.ExecuteTemplate(w, "bottom", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
