@@ -276,19 +276,17 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	for _, dg := range s.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, fmt.Sprintf("Line %d: %s: %s", dg.Line, dg.Severity, dg.Message))
 	}
-	tree, err := treeJSON(s, order, rows, leaf)
-	if err != nil {
-		return err
-	}
-	d.TreeJSON = template.JS(tree)
+	d.TreeJSON = treeSlot
 
 	// The page is written as it is made: the template's parts, with the
 	// entries streamed in between, a batch at a time. The tree and the
 	// script come first, then the entries off the path (the store), then
 	// the conversation: the page's script draws the tree and the first
 	// entries while the rest arrives.
-	if err := r.page.ExecuteTemplate(w, "top", &d); err != nil {
-		return fmt.Errorf("executing page template: %w", err)
+	if err := r.executeAround(w, "top", &d, treeSlot, func(w io.Writer) error {
+		return treeJSON(w, s, order, rows, leaf)
+	}); err != nil {
+		return err
 	}
 	if err := r.writeEntries(w, ec, stored, storedPos, shownImages); err != nil {
 		return err
@@ -326,6 +324,32 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return fmt.Errorf("executing page template: %w", err)
 	}
 	return nil
+}
+
+// treeSlot stands for the tree's JSON in the page template's top part,
+// which executeAround then writes around it.
+const treeSlot template.JS = "__canopy_tree__"
+
+// executeAround executes the page template's part name to w, with what
+// fill writes in the place of slot, a placeholder among d's values: a
+// value of tens of MB goes to the page as it is made, not through a
+// string held whole in memory.
+func (r *Renderer) executeAround(w io.Writer, name string, d *pageData, slot template.JS, fill func(io.Writer) error) error {
+	var part bytes.Buffer
+	if err := r.page.ExecuteTemplate(&part, name, d); err != nil {
+		return fmt.Errorf("executing page template: %w", err)
+	}
+	before, after, found := bytes.Cut(part.Bytes(), []byte(slot))
+	if _, err := w.Write(before); err != nil {
+		return err
+	}
+	if found {
+		if err := fill(w); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(after)
+	return err
 }
 
 // writeBatch is how many entries are rendered at once: enough to keep
@@ -594,7 +618,9 @@ type treeData struct {
 	Leaf    int            `json:"leaf"` // -1 when there is none
 }
 
-func treeJSON(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) ([]byte, error) {
+// treeJSON writes the tree's JSON to w, as it is encoded: at 100,000
+// entries it is tens of MB.
+func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) error {
 	pos := make([]int, len(s.Entries))
 	for p, i := range order {
 		pos[i] = p
@@ -622,7 +648,7 @@ func treeJSON(s *sessiontree.Session, order []int, rows []rowInfo, leaf *session
 	}
 	// EscapeForHTML: the JSON sits in a <script> element; "</script>" in
 	// session text must not end it.
-	return json.Marshal(&t, json.Deterministic(true), jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
+	return json.MarshalWrite(w, &t, json.Deterministic(true), jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
 }
 
 // rowKind is a short class for a row's colour.
