@@ -94,9 +94,13 @@ func (e *Entry) read(buf []byte) (jsontext.Value, error) {
 // decoding copies what it keeps, so a buffer serves entry after entry.
 var rawBuffers sync.Pool
 
-// maxPooled bounds the buffers kept for reuse: a 50 MB picture is read
-// once, and its buffer should not outlive it.
-const maxPooled = 1 << 20
+// Pooled buffers start at minPooled, which most entries fit, and are kept
+// up to maxPooled: a 50 MB picture is read once, and its buffer should not
+// outlive it.
+const (
+	minPooled = 16 << 10
+	maxPooled = 1 << 20
+)
 
 // withRaw calls f with the entry's bytes, which f must not keep.
 func (e *Entry) withRaw(f func(jsontext.Value) error) error {
@@ -104,20 +108,20 @@ func (e *Entry) withRaw(f func(jsontext.Value) error) error {
 		raw, _ := e.read(nil)
 		return f(raw)
 	}
-	var buf []byte
-	if p, ok := rawBuffers.Get().(*[]byte); ok {
-		buf = *p
+	p, _ := rawBuffers.Get().(*[]byte)
+	if p == nil {
+		b := make([]byte, 0, minPooled)
+		p = &b
 	}
-	raw, err := e.read(buf)
+	defer rawBuffers.Put(p)
+	raw, err := e.read(*p)
 	if err != nil {
 		return err
 	}
-	err = f(raw)
 	if cap(raw) <= maxPooled {
-		raw = raw[:0]
-		rawBuffers.Put(&raw)
+		*p = raw[:0]
 	}
-	return err
+	return f(raw)
 }
 
 // Close closes the file a session was loaded from. Entries cannot be read
