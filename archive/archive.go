@@ -279,6 +279,7 @@ func readSources(found []Source, prev *Manifest, redactor *redact.Redactor, o *O
 			errs[i] = err
 			return
 		}
+		defer s.Close()
 		if src.Format == FormatFlue && s.Format != sessiontree.FormatFlue {
 			// A .json file that is not a Flue document: JSONL that
 			// happens to be one object long is not what it holds.
@@ -286,6 +287,10 @@ func readSources(found []Source, prev *Manifest, redactor *redact.Redactor, o *O
 			return
 		}
 		sums[i] = summarize(s, src)
+		if err := s.Err(); err != nil {
+			errs[i] = err // the first prompt could not be read again
+			return
+		}
 		recs[i].Format = fmt.Sprintf("%s v%d", s.Format, s.Version)
 		ok[i] = true
 	})
@@ -390,7 +395,7 @@ func each(n, jobs int, f func(i int)) {
 	wg.Wait()
 }
 
-// load reads one session, redacted when r is set.
+// load reads one session, redacted when r is set. The caller closes it.
 func load(src Source, r *redact.Redactor) (*sessiontree.Session, error) {
 	s, err := sessiontree.LoadFile(src.Path)
 	if err != nil {
@@ -399,7 +404,13 @@ func load(src Source, r *redact.Redactor) (*sessiontree.Session, error) {
 	if r == nil {
 		return s, nil
 	}
-	data, _ := r.Redact(s.Source)
+	defer s.Close()
+	// The whole file at once: redaction works on the text as a whole.
+	source, err := s.ReadSource()
+	if err != nil {
+		return nil, err
+	}
+	data, _ := r.Redact(source)
 	red, err := sessiontree.Load(data, s.File)
 	if err != nil {
 		return nil, fmt.Errorf("reloading the redacted session: %w", err)
@@ -413,6 +424,7 @@ func renderPage(r *render.Renderer, src Source, red *redact.Redactor, opts rende
 	if err != nil {
 		return "", err
 	}
+	defer s.Close()
 	if red != nil {
 		opts.Omitted = []string{"secrets: replaced by [REDACTED:kind#n] markers, here and in the session file the page embeds"}
 		// The page gives the redacted file's hash; the original's is in

@@ -397,6 +397,7 @@ func load(t *testing.T, path string) *sessiontree.Session {
 	if err != nil {
 		t.Fatalf("loading %s: %v", path, err)
 	}
+	t.Cleanup(func() { s.Close() })
 	return s
 }
 
@@ -656,7 +657,8 @@ func fileExists(p string) bool {
 func searchWord(s *sessiontree.Session) (word string, must, may map[string]bool) {
 	raw := make([]string, len(s.Entries))
 	for i, e := range s.Entries {
-		raw[i] = strings.ToLower(string(e.Raw))
+		b, _ := e.Raw()
+		raw[i] = strings.ToLower(string(b))
 	}
 	words := map[string]bool{}
 	split := regexp.MustCompile(`[a-z]{6,}`)

@@ -89,8 +89,12 @@ func TestBrowserDownload(t *testing.T) {
   document.getElementById("download-source").click();
   setTimeout(() => reject(new Error("no download within 10 s")), 10000);
 })`)
-	if got != string(s.Source) {
-		t.Errorf("the download is %d bytes and differs from the %d-byte session file", len(got), len(s.Source))
+	src, err := s.ReadSource()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(src) {
+		t.Errorf("the download is %d bytes and differs from the %d-byte session file", len(got), len(src))
 	}
 	tb.clean()
 }

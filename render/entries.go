@@ -14,7 +14,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	if bodyErr != nil || b == nil {
 		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
-		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "JSON", true))
+		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "JSON", true))
 		return v
 	}
 	switch e.Type {
@@ -78,7 +78,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		}
 	default:
 		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
-		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "entry", false))
+		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
 	}
 	return v
 }
@@ -94,7 +94,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 	m := b.Message
 	if m == nil {
 		v.Kind, v.Heading = "unknown", "message"
-		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "entry", false))
+		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
 		return
 	}
 	switch m.Role {
@@ -159,7 +159,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		r.blockParts(ec, v, m.Content)
 	default:
 		v.Kind, v.Heading = "unknown", orString(m.Role, "message")
-		v.Parts = append(v.Parts, r.jsonPart(e.Raw, "entry", false))
+		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
 	}
 	if e.Source != "" {
 		v.Meta = strings.TrimPrefix(v.Meta+" · source: "+e.Source, " · ")

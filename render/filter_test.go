@@ -26,6 +26,7 @@ func TestFilterCountsReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	got := FilterCounts(s, nil)
 	want := map[string]int{"default": 720, "no-tools": 347, "user-only": 89, "labeled-only": 1, "all": 824}
 	for mode, n := range want {

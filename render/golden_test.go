@@ -22,6 +22,7 @@ func TestGoldenEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	r, err := New()
 	if err != nil {
 		t.Fatal(err)

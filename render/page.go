@@ -182,7 +182,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	// The embedded source is compressed while the entries are rendered.
 	var src struct {
-		json []byte
+		gz   blocks
 		err  error
 		done chan struct{}
 	}
@@ -190,7 +190,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	// A session with pictures embeds its source with each picture the page
 	// shows replaced by a marker (see dedupImages): it is compressed once
 	// the entries are written and the pictures known.
-	images := !opts.NoSource && bytes.Contains(s.Source, []byte(`"type":"image"`))
+	images := !opts.NoSource && s.HasImages
 	var shownImages map[string]bool
 	if images {
 		shownImages = map[string]bool{}
@@ -199,7 +199,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		go func() {
 			defer close(src.done)
 			if !opts.NoSource {
-				src.json, src.err = sourceJSON(s.Source)
+				src.gz, src.err = compressSource(s.SourceReader())
 			}
 		}()
 	}
@@ -215,7 +215,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		TotalEntries: len(s.Entries), PathLength: len(path),
 		SessionID: orString(s.Header.ID, "(no id)"), Cwd: s.Header.Cwd,
 		Format:     fmt.Sprintf("%s, version %d", s.Format, s.Version),
-		SourceName: filepath.Base(s.File), SourceSize: byteSize(len(s.Source)),
+		SourceName: filepath.Base(s.File), SourceSize: byteSize(int(s.Size)),
 		HasSource: !opts.NoSource,
 	}
 	d.Title = opts.Title
@@ -225,8 +225,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	if t, ok := parseTime(s.Header.Timestamp); ok {
 		d.Date = t
 	}
-	sum := sha256.Sum256(s.Source)
-	d.SHA256 = hex.EncodeToString(sum[:])
+	d.SHA256 = hex.EncodeToString(s.SHA256[:])
 	d.Omitted = opts.Omitted
 	if opts.NoSource {
 		d.Omitted = append(d.Omitted, "the session file (not embedded for download)")
@@ -279,19 +278,17 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	for _, dg := range s.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, fmt.Sprintf("Line %d: %s: %s", dg.Line, dg.Severity, dg.Message))
 	}
-	tree, err := treeJSON(s, order, rows, leaf)
-	if err != nil {
-		return err
-	}
-	d.TreeJSON = template.JS(tree)
+	d.TreeJSON = treeSlot
 
 	// The page is written as it is made: the template's parts, with the
 	// entries streamed in between, a batch at a time. The tree and the
 	// script come first, then the entries off the path (the store), then
 	// the conversation: the page's script draws the tree and the first
 	// entries while the rest arrives.
-	if err := r.page.ExecuteTemplate(w, "top", &d); err != nil {
-		return fmt.Errorf("executing page template: %w", err)
+	if err := r.executeAround(w, "top", &d, treeSlot, func(w io.Writer) error {
+		return treeJSON(w, s, order, rows, leaf)
+	}); err != nil {
+		return err
 	}
 	if err := r.writeEntries(w, ec, stored, storedPos, shownImages); err != nil {
 		return err
@@ -304,21 +301,54 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	<-src.done
 	if images {
+		// Pictures are found anywhere in the file: it is read whole, in
+		// this case only.
+		source, err := s.ReadSource()
+		if err != nil {
+			return fmt.Errorf("embedding the source: %w", err)
+		}
 		var marked bool
-		source := s.Source
-		if source, marked = dedupImages(s.Source, shownImages); marked {
+		if source, marked = dedupImages(source, shownImages); marked {
 			d.SourceImages = true
 		}
-		src.json, src.err = sourceJSON(source)
+		src.gz, src.err = compressSource(bytes.NewReader(source))
 	}
 	if src.err != nil {
 		return fmt.Errorf("embedding the source: %w", src.err)
 	}
-	d.SourceJSON = template.JS(src.json)
-	if err := r.page.ExecuteTemplate(w, "bottom", &d); err != nil {
+	// An entry that could not be read again (its file changed) was shown
+	// as unreadable: the page is not what the file held.
+	if err := s.Err(); err != nil {
+		return err
+	}
+	d.SourceJSON = sourceSlot
+	return r.executeAround(w, "bottom", &d, sourceSlot, src.gz.writeJSON)
+}
+
+// treeSlot stands for the tree's JSON in the page template's top part,
+// which executeAround then writes around it.
+const treeSlot template.JS = "__canopy_tree__"
+
+// executeAround executes the page template's part name to w, with what
+// fill writes in the place of slot, a placeholder among d's values: a
+// value of tens of MB goes to the page as it is made, not through a
+// string held whole in memory.
+func (r *Renderer) executeAround(w io.Writer, name string, d *pageData, slot template.JS, fill func(io.Writer) error) error {
+	var part bytes.Buffer
+	if err := r.page.ExecuteTemplate(&part, name, d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
-	return nil
+	before, after, found := bytes.Cut(part.Bytes(), []byte(slot))
+	if _, err := w.Write(before); err != nil {
+		return err
+	}
+	if found {
+		if err := fill(w); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(after)
+	return err
 }
 
 // writeBatch is how many entries are rendered at once: enough to keep
@@ -595,7 +625,9 @@ type treeData struct {
 	Leaf    int            `json:"leaf"` // -1 when there is none
 }
 
-func treeJSON(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) ([]byte, error) {
+// treeJSON writes the tree's JSON to w, as it is encoded: at 100,000
+// entries it is tens of MB.
+func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) error {
 	pos := make([]int, len(s.Entries))
 	for p, i := range order {
 		pos[i] = p
@@ -623,7 +655,7 @@ func treeJSON(s *sessiontree.Session, order []int, rows []rowInfo, leaf *session
 	}
 	// EscapeForHTML: the JSON sits in a <script> element; "</script>" in
 	// session text must not end it.
-	return json.Marshal(&t, json.Deterministic(true), jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
+	return json.MarshalWrite(w, &t, json.Deterministic(true), jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
 }
 
 // rowKind is a short class for a row's colour.
@@ -735,29 +767,25 @@ func imageHash(b []byte) (uint32, uint32) {
 	return h1, h2
 }
 
-// sourceJSON is the original file, gzip-compressed and base64-encoded, as
-// a JSON string for the download button. gzip without a name or time is
-// deterministic: same input, same page.
+// compressSource is the original file, gzip-compressed, for the download
+// button (blocks.writeJSON puts it in the page). gzip without a name or
+// time is deterministic: same input, same page.
 //
 // klauspost/compress rather than compress/gzip: on the 84.7 MB benchmark
 // session, its level 5 makes the same size as the standard library's
 // level 4 (18.1 MB) in 0.86 s instead of 1.39 s, CPU that the rendering on
 // the other core wants (its level 1 takes 0.59 s but is 3 MB bigger).
-func sourceJSON(source []byte) ([]byte, error) {
-	var z bytes.Buffer
-	z.Grow(len(source) / 4) // about what session text compresses to
+func compressSource(source io.Reader) (blocks, error) {
+	var z blocks
 	zw, err := gzip.NewWriterLevel(&z, 5)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := zw.Write(source); err != nil {
+	if _, err := io.Copy(zw, source); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, base64.StdEncoding.EncodedLen(z.Len())+2)
-	out = append(out, '"')
-	out = base64.StdEncoding.AppendEncode(out, z.Bytes())
-	return append(out, '"'), nil
+	return z, nil
 }

@@ -110,6 +110,7 @@ func testPageChunks(t *testing.T, file string, wantChunks int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	r, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -181,7 +181,11 @@ func writeHeader(out *bytes.Buffer, s *sessiontree.Session) error {
 // rewrite returns the entry's JSON with its id and parent written out and
 // the content o leaves out removed. Members are kept in their order.
 func rewrite(e *sessiontree.Entry, parent string, o Options, c *counters) ([]byte, error) {
-	obj, err := parseObject(e.Raw)
+	raw, err := e.Raw()
+	if err != nil {
+		return nil, err
+	}
+	obj, err := parseObject(raw)
 	if err != nil {
 		return nil, err
 	}

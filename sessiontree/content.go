@@ -86,10 +86,12 @@ type Body struct {
 
 // Decode reads the whole entry from its raw JSON. A field of an unexpected
 // type is an error here (the entry was already loaded leniently); callers
-// show the raw JSON instead.
+// show the raw JSON instead. So is a failure to read the entry again from
+// its file (see Raw and Session.Err).
 func (e *Entry) Decode() (*Body, error) {
 	var b Body
-	if err := json.Unmarshal(e.Raw, &b, jsonOpts); err != nil {
+	// Unmarshal copies what it keeps: b holds nothing of raw.
+	if err := e.withRaw(func(raw jsontext.Value) error { return json.Unmarshal(raw, &b, jsonOpts) }); err != nil {
 		return nil, err
 	}
 	if m := b.Message; m != nil && m.Role == "hookMessage" {
@@ -108,7 +110,7 @@ func (e *Entry) DecodeToolCallID() (string, error) {
 			ToolCallID string `json:"toolCallId"`
 		} `json:"message"`
 	}
-	if err := json.Unmarshal(e.Raw, &b, jsonOpts); err != nil {
+	if err := e.withRaw(func(raw jsontext.Value) error { return json.Unmarshal(raw, &b, jsonOpts) }); err != nil {
 		return "", err
 	}
 	if b.Message == nil {

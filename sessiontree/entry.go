@@ -3,8 +3,6 @@ package sessiontree
 import (
 	"math"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Entry types written by pi and its forks. Types we do not know are kept
@@ -35,9 +33,9 @@ const (
 // one element of a Flue document's entries.
 //
 // Only the fields the tree, the context and the statistics need are decoded
-// at load time; everything else stays in Raw, the entry's bytes exactly as
-// they are in the file, which also preserves fields we do not know. Decode
-// reads the whole entry when a renderer needs it.
+// at load time; everything else stays in the input: Raw reads the entry's
+// bytes exactly as they are in the file, which also preserves fields we do
+// not know, and Decode reads the whole entry when a renderer needs it.
 type Entry struct {
 	Index     int    // position among the session's entries, in file order
 	Line      int    // 1-based physical line of the entry in the file
@@ -51,9 +49,12 @@ type Entry struct {
 	// gateway's housekeeping turn that was never delivered to the user.
 	Silent bool
 
-	// Raw is the entry's JSON as it is in the input: the source of truth.
-	// For v1 files it has no id or parentId; ID and ParentID are ours.
-	Raw jsontext.Value
+	// Where the entry's JSON is in the input (see Raw): only its place is
+	// kept, not its bytes.
+	src *source
+	off int64  // offset of the entry's bytes in the input
+	n   int    // their length
+	crc uint32 // and CRC-32C, for a file: tells that they changed
 
 	// Tree links, set when the session is built. A root has no Parent.
 	Parent   *Entry

@@ -88,6 +88,14 @@ func FuzzLoad(f *testing.F) {
 		if !bytes.Equal(data, orig) {
 			t.Fatal("Load modified its input")
 		}
+		// Read as a file is, in chunks of a few bytes: the same session.
+		fromFile, ferr := load(&source{name: "fuzz.jsonl", file: bytes.NewReader(data)}, 5)
+		if (err == nil) != (ferr == nil) || err != nil && err.Error() != ferr.Error() {
+			t.Fatalf("read as a file: error %v, Load's %v", ferr, err)
+		}
+		if err == nil {
+			sameSession(t, fromFile, s)
+		}
 		if err != nil {
 			if s != nil {
 				t.Fatal("Load returned a session and an error")
@@ -126,8 +134,12 @@ func checkInvariants(tb testing.TB, s *Session) {
 		if s.Entry(e.ID) != e {
 			tb.Fatalf("Entry(%q) is not the entry with that id", e.ID)
 		}
-		if !bytes.HasPrefix(e.Raw, []byte("{")) || !e.Raw.IsValid(jsonOpts) {
-			tb.Fatalf("entry %s: Raw is not a JSON object: %.200q", e.ID, e.Raw)
+		raw, err := e.Raw()
+		if err != nil {
+			tb.Fatalf("entry %s: Raw: %v", e.ID, err)
+		}
+		if !bytes.HasPrefix(raw, []byte("{")) || !raw.IsValid(jsonOpts) {
+			tb.Fatalf("entry %s: Raw is not a JSON object: %.200q", e.ID, raw)
 		}
 	}
 	isEntry := func(e *Entry) bool { return e.Index >= 0 && e.Index < n && s.Entries[e.Index] == e }
@@ -299,7 +311,7 @@ func checkObjectLinesKept(tb testing.TB, s *Session, data []byte) {
 	if s.Format == FormatFlue {
 		return
 	}
-	lines := splitLines(data)
+	lines := splitLines(data, 0, 1)
 	for _, d := range s.Diagnostics {
 		if d.Severity != SevError || d.Line < 1 || d.Line > len(lines) {
 			continue

@@ -1,15 +1,21 @@
 package sessiontree
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
+	"unicode"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -67,7 +73,12 @@ type Session struct {
 	Format  string
 	Version int
 	Header  Header
-	Source  []byte // the input, byte for byte; entries' Raw point into it
+
+	// The input as it was loaded: its size, its SHA-256, and whether it
+	// holds pictures. SourceReader and ReadSource read it again.
+	Size      int64
+	SHA256    [sha256.Size]byte
+	HasImages bool // some line holds `"type":"image"`
 
 	Entries []*Entry          // file order, header excluded
 	Roots   []*Entry          // file order
@@ -84,6 +95,7 @@ type Session struct {
 	byID     map[string]*Entry
 	noDetail *Detail   // shared by every entry without detail fields
 	flueLeaf *flueLeaf // the leaf a Flue document stores
+	src      *source   // where the entries' bytes are
 }
 
 type flueLeaf struct {
@@ -96,24 +108,40 @@ type flueLeaf struct {
 // all: empty, binary, or not JSON.
 var ErrNotSession = errors.New("not a session file")
 
-// LoadFile reads and builds the session in the file at path. The file is
-// only ever opened for reading.
+// LoadFile loads the session in the file at path. The file is only ever
+// opened for reading, and it is kept open: an entry's bytes are read again
+// when asked for (Entry.Raw, Decode), so that memory holds the entries,
+// not the file. Close the session when done with it.
 func LoadFile(path string) (*Session, error) {
-	fi, err := os.Stat(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if fi.IsDir() {
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	switch {
+	case fi.IsDir():
+		f.Close()
 		return nil, fmt.Errorf("%s: is a directory: %w", path, ErrNotSession)
+	case !fi.Mode().IsRegular():
+		// A pipe (canopy export <(...)) cannot be read twice: load it
+		// into memory.
+		defer f.Close()
+		return Read(f, path)
 	}
-	data, err := os.ReadFile(path)
+	s, err := load(&source{name: path, file: f, close: f.Close}, chunkSize)
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	return Load(data, path)
+	return s, nil
 }
 
 // Read reads all of r and builds the session; name is used in messages.
+// The session is held in memory.
 func Read(r io.Reader, name string) (*Session, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -122,26 +150,181 @@ func Read(r io.Reader, name string) (*Session, error) {
 	return Load(data, name)
 }
 
-// Load builds the session held in data, which it keeps (as Source) and
-// never modifies. name is used in messages. Problems in the input become
-// Diagnostics; an error is returned only when there is no session at all.
+// Load builds the session held in data, which it keeps (entries' Raw are
+// slices of it) and never modifies. name is used in messages. Problems in
+// the input become Diagnostics; an error is returned only when there is no
+// session at all.
 func Load(data []byte, name string) (*Session, error) {
-	s := &Session{File: name, Source: data, Labels: map[string]string{}, noDetail: &Detail{}}
-	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, fmt.Errorf("%s: empty file: %w", name, ErrNotSession)
+	return load(&source{name: name, data: data}, chunkSize)
+}
+
+// chunkSize is how much of the input is read and decoded at a time: enough
+// lines that handing them to a decoder costs nothing, few enough that
+// memory holds a handful of chunks, not the file. A chunk holds at least
+// one whole line, however long (a picture in base64 can be tens of MB).
+const chunkSize = 256 << 10
+
+// load reads the input from src a chunk at a time; chunk is the chunk size
+// (tests cut inputs into tiny chunks).
+func load(src *source, chunk int) (*Session, error) {
+	s := &Session{File: src.name, Labels: map[string]string{}, noDetail: &Detail{}, src: src}
+	in := &input{src: src, chunk: chunk, hash: sha256.New()}
+	if src.data == nil {
+		in.r = io.NewSectionReader(src.file, 0, math.MaxInt64)
 	}
-	var err error
-	if isFlueDocument(body) {
-		err = s.loadFlue(data)
-	} else {
-		err = s.loadJSONL(data)
+	if err := s.read(in); err != nil {
+		return nil, fmt.Errorf("%s: %w", src.name, err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
+	s.Size, src.size = in.off, in.off
+	in.hash.Sum(s.SHA256[:0])
+	src.sum = s.SHA256
 	s.build()
 	return s, nil
+}
+
+// read reads and decodes the input, a JSONL file or a Flue document.
+func (s *Session) read(in *input) error {
+	first, err := in.next()
+	if err != nil {
+		return err
+	}
+	bom := 0
+	if bytes.HasPrefix(first, []byte("\xef\xbb\xbf")) {
+		bom = 3
+	}
+	line := first[bom:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	body := func() io.Reader { return io.NewSectionReader(in.src.readerAt(), int64(bom), math.MaxInt64-int64(bom)) }
+	if isFlueDocument(line, body) {
+		// A document is one JSON value: it is read whole, then only
+		// where its entries are is kept.
+		data, err := in.all(first)
+		if err != nil {
+			return err
+		}
+		s.HasImages = bytes.Contains(data, imageMark)
+		return s.loadFlue(data)
+	}
+	return s.loadJSONL(in, first)
+}
+
+// imageMark is how a picture's content block starts, as pi writes it.
+var imageMark = []byte(`"type":"image"`)
+
+// input reads the input a chunk of whole lines at a time, and hashes it.
+type input struct {
+	src   *source
+	r     io.Reader   // the file, read in order; nil for memory
+	chunk int         // bytes to read at a time
+	off   int64       // the offset of the next chunk: at the end, the size
+	carry []byte      // the start of a line the last chunk did not end
+	free  chan []byte // buffers of decoded chunks, to read the next ones into
+	eof   bool
+	hash  hash.Hash
+}
+
+// next returns the next chunk: whole lines, the last of the input perhaps
+// with no newline after it. It returns nil at the end of the input. A
+// chunk read from a file is in a buffer of its own, until recycled.
+func (in *input) next() ([]byte, error) {
+	var c []byte
+	if in.src.data != nil {
+		c = in.cut(in.src.data[in.off:])
+	} else {
+		var err error
+		if c, err = in.read(); err != nil {
+			return nil, err
+		}
+	}
+	if len(c) == 0 {
+		return nil, nil
+	}
+	in.off += int64(len(c))
+	return c, nil
+}
+
+// cut returns the first chunk of rest, held in memory: no copy.
+func (in *input) cut(rest []byte) []byte {
+	n := len(rest)
+	if n > in.chunk {
+		if i := bytes.LastIndexByte(rest[:in.chunk], '\n'); i >= 0 {
+			n = i + 1
+		} else if i := bytes.IndexByte(rest[in.chunk:], '\n'); i >= 0 {
+			n = in.chunk + i + 1
+		}
+	}
+	in.hash.Write(rest[:n])
+	return rest[:n:n]
+}
+
+// read reads the next chunk from the file, growing the buffer while it
+// holds no line end.
+func (in *input) read() ([]byte, error) {
+	buf := append(in.buffer(max(in.chunk, 2*len(in.carry))), in.carry...)
+	in.carry = in.carry[:0]
+	for !in.eof {
+		if len(buf) == cap(buf) {
+			if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+				in.carry = append(in.carry, buf[i+1:]...)
+				return buf[:i+1], nil
+			}
+			buf = slices.Grow(buf, len(buf))
+		}
+		n, err := in.r.Read(buf[len(buf):cap(buf)])
+		in.hash.Write(buf[len(buf) : len(buf)+n])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			in.eof = true
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// buffer returns an empty buffer of at least size bytes: one that a
+// decoder is done with when there is one. Without them, the garbage of
+// the chunks read, the size of the file, made the collector run ten
+// times during a load rather than two or three.
+func (in *input) buffer(size int) []byte {
+	select {
+	case b := <-in.free:
+		if cap(b) >= size {
+			return b[:0]
+		}
+	default:
+	}
+	return make([]byte, 0, size)
+}
+
+// recycle takes back a chunk read from the file once it is decoded.
+func (in *input) recycle(b []byte) {
+	if in.src.data != nil || cap(b) > 4*in.chunk {
+		return // the input itself; or a long line's, better let go
+	}
+	select {
+	case in.free <- b:
+	default:
+	}
+}
+
+// all returns the whole input, first being its first chunk.
+func (in *input) all(first []byte) ([]byte, error) {
+	if in.src.data != nil {
+		in.hash.Write(in.src.data[in.off:])
+		in.off = int64(len(in.src.data))
+		return in.src.data, nil
+	}
+	data := first
+	for {
+		c, err := in.next()
+		if err != nil || c == nil {
+			return data, err
+		}
+		data = append(data, c...)
+	}
 }
 
 func (s *Session) diag(line int, sev, format string, args ...any) {
@@ -161,13 +344,11 @@ func (p *present) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 }
 
 // isFlueDocument tells a Flue document from JSONL: a JSON object with an
-// "entries" member and no "type". Pretty-printed documents span many lines,
-// so a first line that is not a whole object but opens one is probed too.
-func isFlueDocument(body []byte) bool {
-	first := body
-	if i := bytes.IndexByte(body, '\n'); i >= 0 {
-		first = body[:i]
-	}
+// "entries" member and no "type". first is the input's first line, body
+// reads the input from its start (past a byte-order mark). Pretty-printed
+// documents span many lines, so a first line that is not a whole object
+// but opens one is probed too.
+func isFlueDocument(first []byte, body func() io.Reader) bool {
 	var probe struct {
 		Type    present `json:"type"`
 		Entries present `json:"entries"`
@@ -175,12 +356,23 @@ func isFlueDocument(body []byte) bool {
 	if json.Unmarshal(bytes.TrimSpace(first), &probe, jsonOpts) == nil {
 		return bool(probe.Entries) && !bool(probe.Type)
 	}
-	t := bytes.TrimSpace(body)
-	if len(t) == 0 || t[0] != '{' {
-		return false
+	// Past leading white space, as bytes.TrimSpace reads it (Unicode's).
+	r := bufio.NewReader(body())
+	for {
+		c, _, err := r.ReadRune()
+		if err != nil {
+			return false
+		}
+		if !unicode.IsSpace(c) {
+			if c != '{' {
+				return false
+			}
+			r.UnreadRune()
+			break
+		}
 	}
 	// Not a one-line object: walk the document's top-level names only.
-	d := jsontext.NewDecoder(bytes.NewReader(t), jsonOpts)
+	d := jsontext.NewDecoder(r, jsonOpts)
 	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
 		return false
 	}
@@ -204,28 +396,33 @@ func isFlueDocument(body []byte) bool {
 
 // rawLine is one physical line of a JSONL file.
 type rawLine struct {
-	text []byte // without the line end
+	text []byte // without the line end; nil once decoded
+	off  int64  // text's offset in the input
 	n    int32  // 1-based line number
 	last bool   // the file's last line, with no newline after it
 }
 
-// splitLines cuts data into lines, as the records decodeLines fills in.
-func splitLines(data []byte) []parsed {
-	lines := make([]parsed, 0, bytes.Count(data, []byte{'\n'})+1)
-	for n := 1; len(data) > 0; n++ {
-		i := bytes.IndexByte(data, '\n')
+// splitLines cuts a chunk of the input into lines, as the records
+// decodeLine fills in. off is the chunk's offset in the input, first the
+// number of its first line.
+func splitLines(chunk []byte, off int64, first int32) []parsed {
+	lines := make([]parsed, 0, bytes.Count(chunk, []byte{'\n'})+1)
+	for n := first; len(chunk) > 0; n++ {
+		i := bytes.IndexByte(chunk, '\n')
 		var text []byte
 		last := false
 		if i < 0 {
-			text, data, last = data, nil, true
+			text, chunk, last = chunk, nil, true
 		} else {
-			text, data = data[:i], data[i+1:]
+			text, chunk = chunk[:i], chunk[i+1:]
 		}
-		if n == 1 {
-			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
+		at := off
+		off += int64(len(text)) + 1
+		if n == 1 && bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) {
+			text, at = text[3:], at+3
 		}
 		text = bytes.TrimSuffix(text, []byte{'\r'})
-		lines = append(lines, parsed{rawLine: rawLine{text: text, n: int32(n), last: last}})
+		lines = append(lines, parsed{rawLine: rawLine{text: text, off: at, n: n, last: last}})
 	}
 	return lines
 }
@@ -234,11 +431,12 @@ func splitLines(data []byte) []parsed {
 // 100,000-line file has 100,000 of them while it loads.
 type parsed struct {
 	rawLine
-	entry *Entry // in a slab shared by all lines: one allocation
+	entry *Entry // in a slab shared by the chunk's lines: one allocation
 	err   error
 	x     *lineExtra // the rare fields; nil for most lines
 	blank bool
 	hasID bool
+	model bool // a model_change that has a "model" member (oh-my-pi's)
 }
 
 // lineExtra holds what only a header, a title line or a legacy compaction
@@ -248,6 +446,7 @@ type lineExtra struct {
 	version        int      // header: version member, 0 when missing
 	cwd, title     string
 	parentSession  string
+	raw            jsontext.Value // a session header as written
 }
 
 func (p *parsed) extra() lineExtra {
@@ -257,44 +456,97 @@ func (p *parsed) extra() lineExtra {
 	return *p.x
 }
 
-// decodeLines decodes every line, spread over the machine's cores: lines
-// are independent, and decoding is the bulk of the load time.
-func decodeLines(lines []parsed, none *Detail) []parsed {
-	// Entries live in one slab; the per-line records are garbage once the
-	// load is done.
-	slab := make([]Entry, len(lines))
-	for i := range lines {
-		lines[i].entry = &slab[i]
-	}
+// decodeChunks reads and decodes every line of the input, first being its
+// first chunk. Chunks are decoded on every core while the next ones are
+// read: lines are independent, and decoding is the bulk of the load time.
+// A chunk's bytes are dropped once it is decoded, so memory holds a few
+// chunks at a time, not the file.
+func decodeChunks(in *input, first []byte, none *Detail) ([]parsed, bool, error) {
 	workers := runtime.GOMAXPROCS(0)
-	if len(lines) < 256 {
-		workers = 1
-	}
-	chunk := (len(lines) + workers - 1) / workers
+	jobs := make(chan *chunk, workers)
+	in.free = make(chan []byte, 2*workers+1) // every chunk that can be out at once
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, len(lines))
-		if lo >= hi {
-			break
-		}
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var h head
-			in := interner{}
-			for i := lo; i < hi; i++ {
-				decodeLine(&h, &lines[i], none)
-				in.entry(lines[i].entry)
+			it := interner{}
+			for c := range jobs {
+				data := c.data
+				c.decode(&h, it, in.src, none)
+				in.recycle(data)
 			}
 		}()
 	}
+	var chunks []*chunk
+	var err error
+	line, off := int32(1), int64(0)
+	for data := first; data != nil; {
+		c := &chunk{data: data, lines: splitLines(data, off, line)}
+		line += int32(len(c.lines))
+		off += int64(len(data))
+		chunks = append(chunks, c)
+		jobs <- c
+		if data, err = in.next(); err != nil {
+			break
+		}
+	}
+	close(jobs)
 	wg.Wait()
-	return lines
+	if err != nil {
+		return nil, false, err
+	}
+	// The lines' records in one slice, for loadJSONL's passes over them.
+	n, images := 0, false
+	for _, c := range chunks {
+		n += len(c.lines)
+		images = images || c.images
+	}
+	lines := make([]parsed, 0, n)
+	for _, c := range chunks {
+		lines = append(lines, c.lines...)
+	}
+	return lines, images, nil
 }
 
-func decodeLine(h *head, p *parsed, none *Detail) {
+// chunk is a chunk of the input and its lines, decoded by one worker.
+type chunk struct {
+	data   []byte // nil once decoded
+	lines  []parsed
+	images bool // data holds imageMark
+}
+
+func (c *chunk) decode(h *head, it interner, src *source, none *Detail) {
+	// The chunk's entries live in one slab; the per-line records are
+	// garbage once the load is done.
+	slab := make([]Entry, len(c.lines))
+	for i := range c.lines {
+		p := &c.lines[i]
+		p.entry = &slab[i]
+		decodeLine(h, p, src, none)
+		it.entry(p.entry)
+		p.text = nil
+	}
+	// A picture's block is on one line: a chunk holds all of it or none.
+	c.images = bytes.Contains(c.data, imageMark)
+	c.data = nil
+}
+
+// trimSpace is bytes.TrimSpace, also telling how many bytes it cut at the
+// start: the result is a slice of b's array, so the difference of their
+// capacities.
+func trimSpace(b []byte) ([]byte, int) {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 {
+		return nil, 0
+	}
+	return t, cap(b) - cap(t)
+}
+
+func decodeLine(h *head, p *parsed, src *source, none *Detail) {
 	l := p.rawLine
-	text := bytes.TrimSpace(l.text)
+	text, lead := trimSpace(l.text)
 	if len(text) == 0 {
 		p.blank = true
 		return
@@ -304,12 +556,14 @@ func decodeLine(h *head, p *parsed, none *Detail) {
 		p.err = err
 		return
 	}
-	p.entry.fill(h, none)
-	p.entry.Line = int(l.n)
-	p.entry.Raw = jsontext.Value(text)
-	p.entry.ID, p.hasID = h.ID.V, h.ID.Set && h.ID.V != ""
-	p.entry.ParentID = h.ParentID.V
-	if h.FirstKeptEntryIndex != nil || h.Version != nil || h.Cwd != "" || h.Title != "" || h.ParentSession != "" {
+	e := p.entry
+	e.fill(h, none)
+	e.Line = int(l.n)
+	e.place(src, l.off+int64(lead), text)
+	e.ID, p.hasID = h.ID.V, h.ID.Set && h.ID.V != ""
+	e.ParentID = h.ParentID.V
+	p.model = e.Type == TypeModelChange && bytes.Contains(text, []byte(`"model":`))
+	if h.FirstKeptEntryIndex != nil || h.Version != nil || h.Cwd != "" || h.Title != "" || h.ParentSession != "" || e.Type == "session" {
 		x := &lineExtra{cwd: string(h.Cwd), title: string(h.Title), parentSession: string(h.ParentSession)}
 		if h.FirstKeptEntryIndex != nil {
 			k := float64(*h.FirstKeptEntryIndex)
@@ -318,7 +572,20 @@ func decodeLine(h *head, p *parsed, none *Detail) {
 		if h.Version != nil {
 			x.version = int(*h.Version)
 		}
+		if e.Type == "session" {
+			// The header is kept whole: it is small, and the chunk it
+			// is in is about to go.
+			x.raw = bytes.Clone(text)
+		}
 		p.x = x
+	}
+}
+
+// place records where the entry's bytes, raw, are: at off in src.
+func (e *Entry) place(src *source, off int64, raw []byte) {
+	e.src, e.off, e.n = src, off, len(raw)
+	if src.data == nil {
+		e.crc = crc32.Checksum(raw, castagnoli)
 	}
 }
 
@@ -364,8 +631,12 @@ func describe(err error) string {
 	return "malformed JSON: " + err.Error()
 }
 
-func (s *Session) loadJSONL(data []byte) error {
-	results := decodeLines(splitLines(data), s.noDetail)
+func (s *Session) loadJSONL(in *input, first []byte) error {
+	results, images, err := decodeChunks(in, first, s.noDetail)
+	if err != nil {
+		return err
+	}
+	s.HasImages = images
 
 	// Header: the first "session" object. oh-my-pi may put a "title" line
 	// before it.
@@ -396,7 +667,7 @@ func (s *Session) loadJSONL(data []byte) error {
 				return fmt.Errorf("line %d: %s: %w", int(results[i].n), describe(results[i].err), ErrNotSession)
 			}
 		}
-		return ErrNotSession
+		return fmt.Errorf("empty file: %w", ErrNotSession) // blank lines at most
 	}
 
 	s.Format, s.Version = FormatPi, 1
@@ -404,7 +675,7 @@ func (s *Session) loadJSONL(data []byte) error {
 		hp := &results[headerAt]
 		hx := hp.extra()
 		s.Header = Header{ID: hp.entry.ID, Timestamp: hp.entry.Timestamp, Cwd: hx.cwd, Title: hx.title,
-			ParentSession: hx.parentSession, Line: hp.entry.Line, Raw: hp.entry.Raw}
+			ParentSession: hx.parentSession, Line: hp.entry.Line, Raw: hx.raw}
 		if hx.version > 0 {
 			s.Version = hx.version
 		}
@@ -473,7 +744,7 @@ func (s *Session) loadJSONL(data []byte) error {
 			e.ID = "L" + strconv.Itoa(int(l.n))
 			s.diag(int(l.n), SevWarning, "entry has no id; using %s", e.ID)
 		}
-		if isOhMyPiType(e) {
+		if isOhMyPiType(e, p.model) {
 			s.Format = FormatOhMyPi
 		}
 		e.Index = len(s.Entries)
@@ -502,24 +773,29 @@ func (s *Session) loadJSONL(data []byte) error {
 	return nil
 }
 
-func isOhMyPiType(e *Entry) bool {
+// isOhMyPiType reports whether the entry is of a type only oh-my-pi
+// writes; model tells that a model_change has a "model" member.
+func isOhMyPiType(e *Entry, model bool) bool {
 	switch e.Type {
 	case "ttsr_injection", "session_init", "mode_change", "title_change", "service_tier_change":
 		return true
 	case TypeModelChange:
-		return e.ModelRole != "" || bytes.Contains(e.Raw, []byte(`"model":`))
+		return e.ModelRole != "" || model
 	}
 	return false
 }
 
 // loadFlue reads a Flue session document: one JSON object whose entries
-// are pi entries, with the leaf stored. Entries are sliced out of data
-// rather than copied, and a syntax error part way keeps what came before.
+// are pi entries, with the leaf stored. Entries keep where they are in
+// data, not a copy, and a syntax error part way keeps what came before.
 func (s *Session) loadFlue(data []byte) error {
 	s.Format, s.Version = FormatFlue, 3
 	// Load detects the format past a UTF-8 byte-order mark; the decoder
 	// must start past it too, or a Flue document with a BOM fails to load.
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	bom := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		data, bom = data[3:], 3
+	}
 	d := jsontext.NewDecoder(bytes.NewReader(data), jsonOpts)
 	line, lineAt := 1, 0
 	lineOf := func(off int) int {
@@ -581,7 +857,8 @@ func (s *Session) loadFlue(data []byte) error {
 					continue
 				}
 				e.fill(&h, s.noDetail)
-				e.ID, e.ParentID, e.Line, e.Raw = h.ID.V, h.ParentID.V, ln, jsontext.Value(raw)
+				e.ID, e.ParentID, e.Line = h.ID.V, h.ParentID.V, ln
+				e.place(s.src, int64(bom+end-len(v)), raw)
 				if e.ID == "" {
 					e.ID = "L" + strconv.Itoa(ln)
 					s.diag(ln, SevWarning, "entry has no id; using %s", e.ID)

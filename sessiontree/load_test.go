@@ -144,6 +144,18 @@ func runLoadCases(t *testing.T, cases []loadCase) {
 			if !bytes.Equal(c.in, orig) {
 				t.Fatal("Report, Path or Context modified the input")
 			}
+			// The same input read from a file, and in tiny chunks, is the
+			// same session.
+			for _, v := range fileLoads(t, c.in, "test.jsonl") {
+				t.Run(v.name, func(t *testing.T) {
+					if v.err != nil {
+						t.Fatal(v.err)
+					}
+					sameSession(t, v.s, s)
+					checkSession(t, v.s, &c)
+					checkInvariants(t, v.s)
+				})
+			}
 		})
 	}
 }
@@ -846,7 +858,7 @@ func TestLoadEncoding(t *testing.T) {
 			ids:  []string{"a", "b"},
 			path: []string{"a", "b"},
 			check: func(t *testing.T, s *Session) {
-				if got := string(s.Entry("a").Raw); got != badUTF8 {
+				if got := rawOf(t, s.Entry("a")); got != badUTF8 {
 					t.Errorf("Raw changed: %q", got)
 				}
 			},
@@ -883,8 +895,8 @@ func TestLoadEncoding(t *testing.T) {
 			path: []string{"a", "b"},
 			check: func(t *testing.T, s *Session) {
 				for _, e := range s.Entries {
-					if bytes.ContainsAny(e.Raw, "\r\n") {
-						t.Errorf("%s: Raw holds a line end: %q", e.ID, e.Raw)
+					if strings.ContainsAny(rawOf(t, e), "\r\n") {
+						t.Errorf("%s: Raw holds a line end: %q", e.ID, rawOf(t, e))
 					}
 				}
 				if s.Entry("b").Line != 4 {
@@ -908,8 +920,8 @@ func TestLoadEncoding(t *testing.T) {
 			in:   jsonl(header, "  "+user("a", "")+" \t"),
 			ids:  []string{"a"},
 			check: func(t *testing.T, s *Session) {
-				if string(s.Entry("a").Raw) != user("a", "") {
-					t.Errorf("Raw %q", s.Entry("a").Raw)
+				if rawOf(t, s.Entry("a")) != user("a", "") {
+					t.Errorf("Raw %q", rawOf(t, s.Entry("a")))
 				}
 			},
 		},
@@ -947,8 +959,8 @@ func TestLoadHugeLine(t *testing.T) {
 	t.Logf("loaded a %d MB line in %v", size>>20, time.Since(start))
 	checkSession(t, s, &loadCase{ids: []string{"img", "b"}, leaf: "b", path: []string{"img", "b"}})
 	img := s.Entry("img")
-	if len(img.Raw) != lineLen || img.Role != RoleUser {
-		t.Errorf("img: Raw %d bytes (want %d), role %q", len(img.Raw), lineLen, img.Role)
+	if len(rawOf(t, img)) != lineLen || img.Role != RoleUser {
+		t.Errorf("img: Raw %d bytes (want %d), role %q", len(rawOf(t, img)), lineLen, img.Role)
 	}
 	if got := ctxRefs(s.Context(s.Leaf)); !reflect.DeepEqual(got, []string{"user:img", "user:b"}) {
 		t.Errorf("context %v", got)
@@ -1094,8 +1106,8 @@ func TestOhMyPi(t *testing.T) {
 					t.Errorf("name %q, header %+v", s.Name, s.Header)
 				}
 				for id, raw := range raws {
-					if e := s.Entry(id); string(e.Raw) != raw {
-						t.Errorf("%s: Raw\n got  %s\n want %s", id, e.Raw, raw)
+					if e := s.Entry(id); rawOf(t, e) != raw {
+						t.Errorf("%s: Raw\n got  %s\n want %s", id, rawOf(t, e), raw)
 					}
 				}
 				if e := s.Entry("f1"); e.Type != "future_thing" {
@@ -1219,9 +1231,13 @@ func TestFlue(t *testing.T) {
 			t.Errorf("header timestamp %q", s.Header.Timestamp)
 		}
 		// Every entry's Line is where its object starts.
+		src, err := s.ReadSource()
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, e := range s.Entries {
-			off := bytes.Index(s.Source, e.Raw)
-			if want := bytes.Count(s.Source[:off], []byte("\n")) + 1; e.Line != want {
+			off := bytes.Index(src, []byte(rawOf(t, e)))
+			if want := bytes.Count(src[:off], []byte("\n")) + 1; e.Line != want {
 				t.Errorf("%s: Line %d, want %d", e.ID, e.Line, want)
 			}
 		}
@@ -1250,8 +1266,8 @@ func TestFlue(t *testing.T) {
 			version:  3,
 			check: func(t *testing.T, s *Session) {
 				full(t, s)
-				if string(s.Entry("a").Raw) != flueEntries[0] {
-					t.Errorf("Raw %s", s.Entry("a").Raw)
+				if rawOf(t, s.Entry("a")) != flueEntries[0] {
+					t.Errorf("Raw %s", rawOf(t, s.Entry("a")))
 				}
 			},
 		},
@@ -1549,11 +1565,11 @@ func TestRawPreserved(t *testing.T) {
 			in:   jsonl(header, odd, extra),
 			ids:  []string{"a", "b"},
 			check: func(t *testing.T, s *Session) {
-				if string(s.Entry("a").Raw) != odd {
-					t.Errorf("a: Raw\n got  %s\n want %s", s.Entry("a").Raw, odd)
+				if rawOf(t, s.Entry("a")) != odd {
+					t.Errorf("a: Raw\n got  %s\n want %s", rawOf(t, s.Entry("a")), odd)
 				}
-				if string(s.Entry("b").Raw) != extra {
-					t.Errorf("b: Raw\n got  %s\n want %s", s.Entry("b").Raw, extra)
+				if rawOf(t, s.Entry("b")) != extra {
+					t.Errorf("b: Raw\n got  %s\n want %s", rawOf(t, s.Entry("b")), extra)
 				}
 				if string(s.Header.Raw) != header {
 					t.Errorf("header Raw %s", s.Header.Raw)
@@ -1568,8 +1584,8 @@ func TestRawPreserved(t *testing.T) {
 				{0, SevWarning, "no session header"},
 			},
 			check: func(t *testing.T, s *Session) {
-				if string(s.Entry("L2").Raw) != v1User("two") {
-					t.Errorf("Raw %s", s.Entry("L2").Raw)
+				if rawOf(t, s.Entry("L2")) != v1User("two") {
+					t.Errorf("Raw %s", rawOf(t, s.Entry("L2")))
 				}
 			},
 		},
@@ -1604,6 +1620,11 @@ func TestLoadErrors(t *testing.T) {
 			}
 			if !errors.Is(err, ErrNotSession) || !strings.Contains(err.Error(), "weird-name.jsonl") {
 				t.Errorf("error %q: want ErrNotSession naming the file", err)
+			}
+			for _, l := range fileLoads(t, []byte(c.in), "weird-name.jsonl") {
+				if l.s != nil || !errors.Is(l.err, ErrNotSession) || strings.ReplaceAll(l.err.Error(), l.file, "weird-name.jsonl") != err.Error() {
+					t.Errorf("%s: error %v, Load's %v", l.name, l.err, err)
+				}
 			}
 		})
 	}
@@ -1736,8 +1757,8 @@ func TestLoadDoesNotModifyInput(t *testing.T) {
 			if !bytes.Equal(in, orig) {
 				t.Fatalf("input modified:\n was %q\n now %q", orig, in)
 			}
-			if len(s.Source) != len(in) || (len(in) > 0 && &s.Source[0] != &in[0]) {
-				t.Errorf("Source is not the input")
+			if src, err := s.ReadSource(); err != nil || len(src) != len(in) || (len(in) > 0 && &src[0] != &in[0]) || s.Size != int64(len(in)) {
+				t.Errorf("the source is not the input (%v)", err)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -49,6 +48,7 @@ func runExport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
 		return exitFail
 	}
+	defer s.Close()
 	printDiagnostics(e.stderr, s)
 	opts := render.Options{Theme: *theme, Title: *title, NoSource: *noSource, Version: version}
 	leaf := s.Leaf
@@ -135,8 +135,7 @@ func runExport(e *env, args []string) int {
 // cutDown applies the export scope: the page is made from a new session
 // file holding only what is shared, which is also what readers download.
 func cutDown(s *sessiontree.Session, leaf *sessiontree.Entry, cut scope.Options, opts *render.Options) (*sessiontree.Session, *sessiontree.Entry, error) {
-	sum := sha256.Sum256(s.Source)
-	opts.OriginalSHA256 = hex.EncodeToString(sum[:])
+	opts.OriginalSHA256 = hex.EncodeToString(s.SHA256[:])
 	if !cut.Active() {
 		return s, leaf, nil
 	}

@@ -28,6 +28,7 @@ func runInspect(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
 		return exitFail
 	}
+	defer s.Close()
 	leaf := s.Leaf
 	if fs.Changed("leaf") {
 		if leaf = s.Entry(*leafID); leaf == nil {

@@ -36,7 +36,12 @@ func redactSession(s *sessiontree.Session) (*sessiontree.Session, redactionRepor
 	if err != nil {
 		return nil, redactionReport{}, err
 	}
-	data, rep := r.Redact(s.Source)
+	// The whole file at once: redaction is a rare, explicit choice.
+	src, err := s.ReadSource()
+	if err != nil {
+		return nil, redactionReport{}, err
+	}
+	data, rep := r.Redact(src)
 	red, err := sessiontree.Load(data, s.File)
 	if err != nil {
 		return nil, redactionReport{}, fmt.Errorf("reloading the redacted session: %w", err)
@@ -130,12 +135,18 @@ func runScan(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
 		return exitFail
 	}
+	defer s.Close()
+	src, err := s.ReadSource()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		return exitFail
+	}
 	r, err := redact.New()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
 		return exitFail
 	}
-	_, raw := r.Redact(s.Source)
+	_, raw := r.Redact(src)
 	rep := report(s, raw)
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)

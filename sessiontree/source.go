@@ -1,0 +1,211 @@
+package sessiontree
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// ErrChanged is returned (wrapped, with the file's name) when the bytes of
+// a session loaded from a file are read again and are no longer the ones
+// loaded: agents append to live sessions, and some rewrite them.
+var ErrChanged = errors.New("the session file changed while it was being exported")
+
+// source is where a session's bytes are: the input in memory, or the file,
+// kept open so that entries can be read again when asked for. Memory then
+// holds the entries, not the file; the OS page cache keeps re-reads cheap.
+type source struct {
+	name string
+	data []byte      // the input, for a session loaded from memory
+	file io.ReaderAt // else the file, read-only
+	size int64       // bytes loaded; nothing past them is ever read
+	sum  [sha256.Size]byte
+
+	close func() error // closes file; nil for memory
+
+	mu  sync.Mutex
+	err error // the first failed re-read, for Session.Err
+}
+
+// castagnoli is the CRC-32C table: the checksum entries keep to tell that
+// their bytes changed in the file. Computed in hardware on most machines.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// fail records err as the session's first re-read failure, and returns it.
+func (src *source) fail(err error) error {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if src.err == nil {
+		src.err = err
+	}
+	return err
+}
+
+func (src *source) changed(format string, args ...any) error {
+	return src.fail(fmt.Errorf("%s: %w: %s", src.name, ErrChanged, fmt.Sprintf(format, args...)))
+}
+
+// Raw returns the entry's JSON exactly as it is in the input: the source of
+// truth, which also keeps the fields Load does not decode. For v1 files it
+// has no id or parentId; the entry's ID and ParentID are ours.
+//
+// A session loaded from memory returns a slice of its input, not to be
+// modified. A session loaded from a file reads the bytes again, into a new
+// slice that is the caller's; if they are not the bytes loaded, the error
+// wraps ErrChanged. Every error is also kept for Session.Err. An entry not
+// made by a load has no bytes: nil.
+func (e *Entry) Raw() (jsontext.Value, error) {
+	return e.read(nil)
+}
+
+// read is Raw, reading into buf's array when it is big enough.
+func (e *Entry) read(buf []byte) (jsontext.Value, error) {
+	src := e.src
+	switch {
+	case src == nil:
+		return nil, nil
+	case src.data != nil:
+		return jsontext.Value(src.data[e.off : e.off+int64(e.n) : e.off+int64(e.n)]), nil
+	}
+	if cap(buf) < e.n {
+		buf = make([]byte, e.n)
+	}
+	buf = buf[:e.n]
+	if _, err := src.file.ReadAt(buf, e.off); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, src.changed("line %d is past its end", e.Line)
+		}
+		return nil, src.fail(fmt.Errorf("%s: reading line %d again: %w", src.name, e.Line, err))
+	}
+	if crc32.Checksum(buf, castagnoli) != e.crc {
+		return nil, src.changed("line %d is not what was loaded", e.Line)
+	}
+	return jsontext.Value(buf), nil
+}
+
+// rawBuffers are the buffers Decode reads file-backed entries into:
+// decoding copies what it keeps, so a buffer serves entry after entry.
+var rawBuffers sync.Pool
+
+// Pooled buffers start at minPooled, which most entries fit, and are kept
+// up to maxPooled: a 50 MB picture is read once, and its buffer should not
+// outlive it.
+const (
+	minPooled = 16 << 10
+	maxPooled = 1 << 20
+)
+
+// withRaw calls f with the entry's bytes, which f must not keep.
+func (e *Entry) withRaw(f func(jsontext.Value) error) error {
+	if e.src == nil || e.src.data != nil {
+		raw, _ := e.read(nil)
+		return f(raw)
+	}
+	p, _ := rawBuffers.Get().(*[]byte)
+	if p == nil {
+		b := make([]byte, 0, minPooled)
+		p = &b
+	}
+	defer rawBuffers.Put(p)
+	raw, err := e.read(*p)
+	if err != nil {
+		return err
+	}
+	if cap(raw) <= maxPooled {
+		*p = raw[:0]
+	}
+	return f(raw)
+}
+
+// Close closes the file a session was loaded from. Entries cannot be read
+// again after it (Raw, Decode and SourceReader fail). It does nothing for
+// a session loaded from memory.
+func (s *Session) Close() error {
+	if s.src == nil || s.src.close == nil {
+		return nil
+	}
+	return s.src.close()
+}
+
+// Err returns the first error met reading the session's input again after
+// the load: by Raw, Decode, DecodeToolCallID, SourceReader or ReadSource.
+// It wraps ErrChanged when the file changed. Decode errors are read as a
+// malformed entry by most callers (they show its JSON instead); whoever
+// makes something of a whole session checks Err before trusting it.
+func (s *Session) Err() error {
+	if s.src == nil {
+		return nil
+	}
+	s.src.mu.Lock()
+	defer s.src.mu.Unlock()
+	return s.src.err
+}
+
+// SourceReader returns the input, byte for byte: the Size bytes loaded.
+// For a session loaded from a file they are read again, and checked at the
+// end against the SHA-256 taken at load: an error wrapping ErrChanged
+// takes the place of io.EOF when the file changed.
+func (s *Session) SourceReader() io.Reader {
+	src := s.src
+	if src.data != nil {
+		return bytes.NewReader(src.data)
+	}
+	return &checkedReader{src: src, r: io.NewSectionReader(src.file, 0, src.size), h: sha256.New()}
+}
+
+// ReadSource returns the whole input, as SourceReader reads it. For a
+// session loaded from memory it is the input itself, not to be modified.
+// It is for the rare passes that need all of it at once (redaction, a page
+// whose pictures are left out of its download): it costs the file's size
+// in memory.
+func (s *Session) ReadSource() ([]byte, error) {
+	if s.src.data != nil {
+		return s.src.data, nil
+	}
+	// One byte more than was loaded: ReadFull then reads to io.EOF, where
+	// the reader checks the bytes.
+	buf := make([]byte, s.Size+1)
+	n, err := io.ReadFull(s.SourceReader(), buf)
+	if err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err // nil is impossible: the reader stops at Size
+	}
+	return buf[:n:n], nil
+}
+
+// checkedReader reads a file's loaded bytes again and checks their SHA-256.
+type checkedReader struct {
+	src *source
+	r   *io.SectionReader
+	h   hash.Hash
+	n   int64
+}
+
+func (c *checkedReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.h.Write(p[:n])
+	c.n += int64(n)
+	switch {
+	case err == io.EOF && c.n < c.src.size:
+		return n, c.src.changed("it is now %d bytes long, not the %d loaded", c.n, c.src.size)
+	case err == io.EOF && !bytes.Equal(c.h.Sum(nil), c.src.sum[:]):
+		return n, c.src.changed("its SHA-256 is not the one taken at load")
+	case err != nil && err != io.EOF:
+		return n, c.src.fail(fmt.Errorf("%s: reading again: %w", c.src.name, err))
+	}
+	return n, err
+}
+
+// readerAt reads the input at any offset, during the load too.
+func (src *source) readerAt() io.ReaderAt {
+	if src.data != nil {
+		return bytes.NewReader(src.data)
+	}
+	return src.file
+}
