@@ -357,6 +357,10 @@ func (r *Renderer) executeAround(w io.Writer, name string, d *pageData, slot tem
 // writeEntries).
 const writeBatch = 512
 
+// batchBytes bounds a batch by the size of its entries in the file: twenty
+// 5 MB pictures in one batch were 100 MB of HTML held at once.
+const batchBytes = 8 << 20
+
 // writeEntries renders the entries (by index) in order and writes them in
 // chunks of at most writeBatch entries and about chunkBytes. The entries of
 // the conversation (no positions) go in a <noscript data-at="index of the
@@ -377,8 +381,13 @@ func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, position
 	// fresh buffer for every entry was a tenth of the export's allocations.
 	out := make([]bytes.Buffer, writeBatch)
 	var chunk bytes.Buffer
-	for lo := 0; lo < len(entries); lo += writeBatch {
-		hi := min(lo+writeBatch, len(entries))
+	for lo, hi := 0, 0; lo < len(entries); lo = hi {
+		// A batch ends at writeBatch entries or batchBytes of their JSON
+		// (two entries at least, one for each core): its HTML is held until
+		// it is written.
+		for size := 0; hi < len(entries) && hi-lo < writeBatch && (hi-lo < 2 || size < batchBytes); hi++ {
+			size += ec.s.Entries[entries[hi]].RawLen()
+		}
 		parallel(hi-lo, func(j int) {
 			r.renderEntry(&out[j], ec, entries[lo+j])
 		})
@@ -571,7 +580,9 @@ func parallel(n int, f func(i int)) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := 0
-	const batch = 64
+	// Indexes are taken a few at a time (fewer locks), but never so many
+	// that one core gets a small batch (big entries) all to itself.
+	batch := min(64, max(1, n/(4*workers)))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {

@@ -65,6 +65,10 @@ func (e *Entry) Raw() (jsontext.Value, error) {
 	return e.read(nil)
 }
 
+// RawLen is the length of the entry's JSON in the input, known without
+// reading it.
+func (e *Entry) RawLen() int { return e.n }
+
 // read is Raw, reading into buf's array when it is big enough.
 func (e *Entry) read(buf []byte) (jsontext.Value, error) {
 	src := e.src

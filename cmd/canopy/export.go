@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"canopy/render"
@@ -49,6 +50,9 @@ func runExport(e *env, args []string) int {
 		return exitFail
 	}
 	defer s.Close()
+	if e.limitMemory {
+		limitMemory(s.Size)
+	}
 	printDiagnostics(e.stderr, s)
 	opts := render.Options{Theme: *theme, Title: *title, NoSource: *noSource, Version: version}
 	leaf := s.Leaf
@@ -192,4 +196,24 @@ func writeAtomic(dest string, write func(*os.File) error) error {
 		return fmt.Errorf("writing %s: %w", dest, err)
 	}
 	return nil
+}
+
+// limitMemory sets the garbage collector's soft memory limit for an export
+// of an input of size bytes, unless GOMEMLIMIT is set: twice the input,
+// less 32 MiB for what the limit does not count (the program's code, the
+// kernel's accounting), and at least 64 MiB.
+//
+// Why: by default a collection starts when the heap is twice what was live
+// after the last one. Exporting an 85 MB session keeps about 100 MB live
+// (entries, tree rows, the compressed source), so the heap reached 200 MB
+// and the process 225 MB. With the limit, collections come sooner as the
+// heap nears it: measured on that session, 150 MB at the cost of ~10% more
+// CPU. Where the live data alone is over the limit (a session of large
+// pictures), the runtime caps the time the collector takes and the export
+// still finishes, with more memory.
+func limitMemory(size int64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(max(2*size-32<<20, 64<<20))
 }

@@ -24,7 +24,7 @@ func runCmd(t *testing.T, dir string, stdin []byte, args ...string) (int, string
 		defer os.Chdir(old)
 	}
 	var out, errb bytes.Buffer
-	st := run(args, &env{bytes.NewReader(stdin), &out, &errb})
+	st := run(args, &env{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb})
 	return st, out.String(), errb.String()
 }
 

@@ -36,6 +36,9 @@ type command struct {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// limitMemory: the command may set the process's memory limit (see
+	// limitMemory). Only the real process does; tests share theirs.
+	limitMemory bool
 }
 
 func commands() []command {
@@ -49,7 +52,7 @@ func commands() []command {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], &env{os.Stdin, os.Stdout, os.Stderr}))
+	os.Exit(run(os.Args[1:], &env{os.Stdin, os.Stdout, os.Stderr, true}))
 }
 
 func run(args []string, e *env) int {
