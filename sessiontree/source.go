@@ -219,7 +219,10 @@ func (s *Session) Err() error {
 // takes the place of io.EOF when the file changed.
 func (s *Session) SourceReader() io.Reader {
 	src := s.src
-	if src.data != nil {
+	switch {
+	case src == nil: // a Session not made by a load
+		return bytes.NewReader(nil)
+	case src.data != nil:
 		return bytes.NewReader(src.data)
 	}
 	return &checkedReader{src: src, r: io.NewSectionReader(src.file, 0, src.size), h: sha256.New()}
@@ -231,7 +234,10 @@ func (s *Session) SourceReader() io.Reader {
 // whose pictures are left out of its download): it costs the file's size
 // in memory.
 func (s *Session) ReadSource() ([]byte, error) {
-	if s.src.data != nil {
+	switch {
+	case s.src == nil: // a Session not made by a load
+		return nil, nil
+	case s.src.data != nil:
 		return s.src.data, nil
 	}
 	// One byte more than was loaded: ReadFull then reads to io.EOF, where

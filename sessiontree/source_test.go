@@ -351,3 +351,25 @@ func TestReadConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestSessionNotLoaded: a Session made by hand (tests of other packages
+// do) has no source, and its methods say so instead of failing.
+func TestSessionNotLoaded(t *testing.T) {
+	var s Session
+	if b, err := io.ReadAll(s.SourceReader()); len(b) != 0 || err != nil {
+		t.Errorf("SourceReader: %q, %v", b, err)
+	}
+	if b, err := s.ReadSource(); len(b) != 0 || err != nil {
+		t.Errorf("ReadSource: %q, %v", b, err)
+	}
+	if s.Err() != nil || s.Close() != nil {
+		t.Error("Err or Close")
+	}
+	var e Entry
+	if raw, err := e.Raw(); raw != nil || err != nil {
+		t.Errorf("Raw: %q, %v", raw, err)
+	}
+	if _, err := e.Decode(); err == nil {
+		t.Error("Decode of no bytes: no error")
+	}
+}
