@@ -155,6 +155,9 @@ func Read(r io.Reader, name string) (*Session, error) {
 // the input become Diagnostics; an error is returned only when there is no
 // session at all.
 func Load(data []byte, name string) (*Session, error) {
+	if data == nil {
+		data = []byte{} // a source with no data is a file
+	}
 	return load(&source{name: name, data: data}, chunkSize)
 }
 

@@ -1629,6 +1629,11 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 
+	t.Run("nil", func(t *testing.T) {
+		if _, err := Load(nil, "nil.jsonl"); !errors.Is(err, ErrNotSession) {
+			t.Errorf("error %v", err)
+		}
+	})
 	t.Run("binary file", func(t *testing.T) {
 		path := filepath.Join("..", "testdata", "bad", "binary.bin")
 		data, err := os.ReadFile(path)

@@ -29,6 +29,7 @@ type source struct {
 	sum  [sha256.Size]byte
 
 	close func() error // closes file; nil for memory
+	cache blockCache   // of file
 
 	mu  sync.Mutex
 	err error // the first failed re-read, for Session.Err
@@ -82,7 +83,7 @@ func (e *Entry) read(buf []byte) (jsontext.Value, error) {
 		buf = make([]byte, e.n)
 	}
 	buf = buf[:e.n]
-	if _, err := src.file.ReadAt(buf, e.off); err != nil {
+	if err := src.readAt(buf, e.off); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, src.changed("line %d is past its end", e.Line)
 		}
@@ -92,6 +93,66 @@ func (e *Entry) read(buf []byte) (jsontext.Value, error) {
 		return nil, src.changed("line %d is not what was loaded", e.Line)
 	}
 	return jsontext.Value(buf), nil
+}
+
+// Entries are read again in blocks of blockSize at least, a few of which
+// are kept: renderers read entries mostly in file order, many to a block,
+// and a read(2) per entry was most of the cost of reading them again.
+const (
+	blockSize   = 64 << 10
+	cacheBlocks = 8 // a few for each core reading
+)
+
+// blockCache holds the blocks of the file read last.
+type blockCache struct {
+	mu   sync.Mutex
+	hand int // the next slot to fill
+	slot [cacheBlocks]struct {
+		off  int64
+		data []byte
+	}
+}
+
+// blockPool holds the buffers blocks are read into.
+var blockPool = sync.Pool{New: func() any { return new([blockSize]byte) }}
+
+// readAt reads len(p) bytes of the file at off, from a block kept when it
+// has them. A short read (the file is now shorter) is io.EOF.
+func (src *source) readAt(p []byte, off int64) error {
+	if len(p) > blockSize/2 {
+		_, err := src.file.ReadAt(p, off)
+		return err
+	}
+	c := &src.cache
+	c.mu.Lock()
+	for _, b := range c.slot {
+		if b.off <= off && off+int64(len(p)) <= b.off+int64(len(b.data)) {
+			copy(p, b.data[off-b.off:])
+			c.mu.Unlock()
+			return nil
+		}
+	}
+	c.mu.Unlock()
+	// A block from off on, not past the bytes loaded.
+	blk := blockPool.Get().(*[blockSize]byte)
+	n, err := src.file.ReadAt(blk[:min(blockSize, src.size-off)], off)
+	if n < len(p) {
+		blockPool.Put(blk)
+		if err == nil {
+			err = io.EOF
+		}
+		return err
+	}
+	copy(p, blk[:])
+	c.mu.Lock()
+	old := c.slot[c.hand].data
+	c.slot[c.hand].off, c.slot[c.hand].data = off, blk[:n]
+	c.hand = (c.hand + 1) % cacheBlocks
+	c.mu.Unlock()
+	if old != nil {
+		blockPool.Put((*[blockSize]byte)(old[:blockSize]))
+	}
+	return nil
 }
 
 // rawBuffers are the buffers Decode reads file-backed entries into:
@@ -135,6 +196,10 @@ func (s *Session) Close() error {
 	if s.src == nil || s.src.close == nil {
 		return nil
 	}
+	c := &s.src.cache
+	c.mu.Lock()
+	clear(c.slot[:])
+	c.mu.Unlock()
 	return s.src.close()
 }
 
@@ -158,7 +223,10 @@ func (s *Session) Err() error {
 // takes the place of io.EOF when the file changed.
 func (s *Session) SourceReader() io.Reader {
 	src := s.src
-	if src.data != nil {
+	switch {
+	case src == nil: // a Session not made by a load
+		return bytes.NewReader(nil)
+	case src.data != nil:
 		return bytes.NewReader(src.data)
 	}
 	return &checkedReader{src: src, r: io.NewSectionReader(src.file, 0, src.size), h: sha256.New()}
@@ -170,7 +238,10 @@ func (s *Session) SourceReader() io.Reader {
 // whose pictures are left out of its download): it costs the file's size
 // in memory.
 func (s *Session) ReadSource() ([]byte, error) {
-	if s.src.data != nil {
+	switch {
+	case s.src == nil: // a Session not made by a load
+		return nil, nil
+	case s.src.data != nil:
 		return s.src.data, nil
 	}
 	// One byte more than was loaded: ReadFull then reads to io.EOF, where

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -295,6 +297,7 @@ func TestClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rawOf(t, s.Entries[0]) // its block is kept
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -310,5 +313,63 @@ func TestClose(t *testing.T) {
 	}
 	if rawOf(t, m.Entries[0]) != user("a", "") {
 		t.Error("a session in memory lost its bytes on Close")
+	}
+}
+
+// TestReadConcurrently reads a file's entries again from several
+// goroutines at once, in orders that share and evict cached blocks.
+func TestReadConcurrently(t *testing.T) {
+	lines := []string{header}
+	for i := range 3000 {
+		id, parent := "e"+strconv.Itoa(i), "e"+strconv.Itoa(i-1)
+		if i == 0 {
+			parent = ""
+		}
+		lines = append(lines, ent("message", id, parent, `"message":{"role":"user","content":"`+strings.Repeat("x", i%700)+`"}`))
+	}
+	in := jsonl(lines...)
+	want, err := Load(in, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fileLoads(t, in, "x")[0].s
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range got.Entries {
+				// Every entry, in another order: strides prime to 3000.
+				i := (k*[]int{1, 7, 11, 13}[w] + w*997) % len(got.Entries)
+				g, err := got.Entries[i].Raw()
+				if err != nil || string(g) != rawOf(t, want.Entries[i]) {
+					t.Errorf("entry %d: %.40q, %v", i, g, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestSessionNotLoaded: a Session made by hand (tests of other packages
+// do) has no source, and its methods say so instead of failing.
+func TestSessionNotLoaded(t *testing.T) {
+	var s Session
+	if b, err := io.ReadAll(s.SourceReader()); len(b) != 0 || err != nil {
+		t.Errorf("SourceReader: %q, %v", b, err)
+	}
+	if b, err := s.ReadSource(); len(b) != 0 || err != nil {
+		t.Errorf("ReadSource: %q, %v", b, err)
+	}
+	if s.Err() != nil || s.Close() != nil {
+		t.Error("Err or Close")
+	}
+	var e Entry
+	if raw, err := e.Raw(); raw != nil || err != nil {
+		t.Errorf("Raw: %q, %v", raw, err)
+	}
+	if _, err := e.Decode(); err == nil {
+		t.Error("Decode of no bytes: no error")
 	}
 }
