@@ -6,6 +6,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
@@ -301,17 +302,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	<-src.done
 	if images {
-		// Pictures are found anywhere in the file: it is read whole, in
-		// this case only.
-		source, err := s.ReadSource()
-		if err != nil {
-			return fmt.Errorf("embedding the source: %w", err)
-		}
-		var marked bool
-		if source, marked = dedupImages(source, shownImages); marked {
-			d.SourceImages = true
-		}
-		src.gz, src.err = compressSource(bytes.NewReader(source))
+		src.gz, d.SourceImages, src.err = compressDeduped(s, shownImages)
 	}
 	if src.err != nil {
 		return fmt.Errorf("embedding the source: %w", src.err)
@@ -762,6 +753,82 @@ func dedupImages(src []byte, set map[string]bool) ([]byte, bool) {
 	}
 	out.Write(src[last:])
 	return out.Bytes(), true
+}
+
+// compressDeduped compresses the source with the pictures the page shows
+// replaced by markers (dedupImages), reading it line by line: memory holds
+// one line (a JSON string, and so a picture, never spans lines), not the
+// file. A first pass makes sure the file holds no NUL byte, which the page
+// would take for a marker's; if it does, it is compressed as it is.
+func compressDeduped(s *sessiontree.Session, shown map[string]bool) (blocks, bool, error) {
+	clean := len(shown) > 0
+	if clean {
+		var err error
+		if clean, err = noNUL(s.SourceReader()); err != nil {
+			return nil, false, err
+		}
+	}
+	if !clean {
+		gz, err := compressSource(s.SourceReader())
+		return gz, false, err
+	}
+	pr, pw := io.Pipe()
+	var marked bool
+	go func() {
+		var err error
+		marked, err = dedupLines(pw, s.SourceReader(), shown)
+		pw.CloseWithError(err)
+	}()
+	gz, err := compressSource(pr)
+	pr.Close()
+	return gz, marked, err
+}
+
+// noNUL reports whether r holds no NUL byte.
+func noNUL(r io.Reader) (bool, error) {
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		if bytes.IndexByte(buf[:n], 0) >= 0 {
+			return false, nil
+		}
+		if err == io.EOF {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
+
+// dedupLines copies r to w a line at a time, each through dedupImages, and
+// reports whether any picture was replaced.
+func dedupLines(w io.Writer, r io.Reader, shown map[string]bool) (bool, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	marked := false
+	var long []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull { // a line over 1 MB: gather it
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		out, m := dedupImages(line, shown)
+		marked = marked || m
+		if _, werr := w.Write(out); werr != nil {
+			return marked, werr
+		}
+		if err == io.EOF {
+			return marked, nil
+		}
+		if err != nil {
+			return marked, err
+		}
+	}
 }
 
 // imageHash is cyrb53's two 32-bit halves over b (imageHash in page.js).

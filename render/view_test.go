@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"canopy/sessiontree"
 )
@@ -209,10 +210,11 @@ func restoreImages(t *testing.T, src []byte, images []string) []byte {
 }
 
 func TestDedupImages(t *testing.T) {
-	big := strings.Repeat("AbC+/9", 400)  // 2400 characters
-	big2 := strings.Repeat("xY0+", 300)   // 1200
-	small := strings.Repeat("AAAA", 10)   // under minDedup
-	escaped := strings.Repeat("Q/Q", 500) // written with \/ in the file
+	big := strings.Repeat("AbC+/9", 400)    // 2400 characters
+	big2 := strings.Repeat("xY0+", 300)     // 1200
+	small := strings.Repeat("AAAA", 10)     // under minDedup
+	escaped := strings.Repeat("Q/Q", 500)   // written with \/ in the file
+	huge := strings.Repeat("AbC+", 400_000) // 1.6 MB: one line over dedupLines' buffer
 	line := func(data string) string {
 		return `{"type":"message","message":{"content":[{"type":"image","data":"` + data + `","mimeType":"image/png"}]}}` + "\n"
 	}
@@ -230,6 +232,8 @@ func TestDedupImages(t *testing.T) {
 		{"escaped pictures stay", line(strings.ReplaceAll(escaped, "/", `\/`)), []string{escaped}, 0},
 		{"a file with NUL stays", line(big) + "\x00", []string{big}, 0},
 		{"no pictures", `{"type":"message"}` + "\n", nil, 0},
+		{"a line longer than the reader's buffer", line(huge) + line(big), []string{huge, big}, 2},
+		{"no newline at the end", line(big) + strings.TrimSuffix(line(big2), "\n"), []string{big, big2}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,6 +246,17 @@ func TestDedupImages(t *testing.T) {
 			out, marked := dedupImages([]byte(tt.src), set)
 			if n := bytes.Count(out, []byte{0}) / 2; n != tt.markers || marked != (tt.markers > 0) {
 				t.Fatalf("%d markers (marked %v), want %d", n, marked, tt.markers)
+			}
+			// The page streams the file a line at a time (compressDeduped):
+			// the same bytes.
+			if clean, err := noNUL(strings.NewReader(tt.src)); err != nil || clean != !strings.Contains(tt.src, "\x00") {
+				t.Errorf("noNUL = %v, %v", clean, err)
+			} else if clean {
+				var lines bytes.Buffer
+				m, err := dedupLines(&lines, iotest.OneByteReader(strings.NewReader(tt.src)), set)
+				if err != nil || m != marked || !bytes.Equal(lines.Bytes(), out) {
+					t.Errorf("line by line: marked %v, err %v, same bytes %v", m, err, bytes.Equal(lines.Bytes(), out))
+				}
 			}
 			if tt.markers > 0 {
 				if got := restoreImages(t, out, tt.shown); string(got) != tt.src {
