@@ -397,11 +397,22 @@
     });
   }
 
+  // updateURL puts the link to what is shown in the address bar, once the
+  // frame showing it has been drawn: history.replaceState saves the scroll
+  // position, which makes the browser lay out at once what has changed.
+  var urlQueued = false;
   function updateURL() {
-    if (state.leaf < 0) return;
-    try {
-      history.replaceState(null, "", linkTo(state.target >= 0 ? state.target : state.leaf));
-    } catch (e) { /* some file:// contexts refuse; the page still works */ }
+    if (urlQueued) return;
+    urlQueued = true;
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        urlQueued = false;
+        if (state.leaf < 0) return;
+        try {
+          history.replaceState(null, "", linkTo(state.target >= 0 ? state.target : state.leaf));
+        } catch (e) { /* some file:// contexts refuse; the page still works */ }
+      }, 0);
+    });
   }
 
   function linkTo(pos) {
@@ -425,8 +436,7 @@
     state.target = target;
     state.selected = target;
     state.focus = target;
-    renderTree();
-    scrollRowIntoView(target);
+    renderTree(target);
     updateURL();
   }
 
@@ -798,22 +808,51 @@
   treeEl.appendChild(spacer);
   var drawn = new Map(); // pos -> row element
 
-  function renderTree() {
+  // The tree's scroll position and height, as last read: reading them
+  // after the rows have changed makes the browser lay the rows out at
+  // once, and then again in the frame. Read when the tree scrolls or
+  // changes size, and after the script scrolls it.
+  var viewTop = 0, viewH = 0, drawnFirst = -1, drawnLast = -1;
+  // Rows drawn beyond each edge of the view: enough for a wheel step, few
+  // enough that redrawing after a filter or a click stays cheap.
+  var OVERSCAN = 8;
+  function readView() {
+    viewTop = treeEl.scrollTop;
+    viewH = treeEl.clientHeight;
+  }
+
+  // renderTree lays the tree out again and draws it, scrolled to show the
+  // row of position show if there is one and it is out of view.
+  function renderTree(show) {
     layout();
     spacer.style.height = rowCount * ROW_H + "px";
+    // Where the browser will clamp the scroll position of a shorter tree
+    // (4 px of padding above and below the rows).
+    viewTop = Math.max(0, Math.min(viewTop, rowCount * ROW_H + 8 - (viewH || 600)));
+    if (show !== undefined) scrollTo(show);
     drawRows(true);
+  }
+  function scrollTo(pos) {
+    var r = pos >= 0 ? rowIndex[pos] : -1;
+    if (r < 0) return;
+    var top = r * ROW_H, h = viewH || 600;
+    if (top < viewTop || top + ROW_H > viewTop + h) {
+      treeEl.scrollTop = Math.max(0, top - h / 2);
+      viewTop = treeEl.scrollTop; // as the browser clamped it
+    }
   }
 
   // drawRows draws the rows in view, reusing the elements of rows still
   // in view; after a new layout (relaid), their connectors and level are
-  // brought up to date.
-  function drawRows(relaid) {
-    var top = treeEl.scrollTop, h = treeEl.clientHeight || 600;
-    // Where the browser will clamp the scroll position of a tree made
-    // shorter (4 px of padding above and below the rows).
-    top = Math.max(0, Math.min(top, rowCount * ROW_H + 8 - h));
-    var first = Math.max(0, Math.floor(top / ROW_H) - 20);
-    var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + 20);
+  // brought up to date. After a scroll (scrolled) that leaves the same
+  // rows to draw, nothing changes.
+  function drawRows(relaid, scrolled) {
+    var top = viewTop, h = viewH || 600;
+    var first = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
+    var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + OVERSCAN);
+    if (scrolled && first === drawnFirst && last === drawnLast) return;
+    drawnFirst = first;
+    drawnLast = last;
     var keep = new Map();
     for (var r = first; r < last; r++) {
       var pos = rowPos[r];
@@ -826,7 +865,10 @@
           if (el.getAttribute("aria-level") !== lv) el.setAttribute("aria-level", lv);
         }
       } else el = makeRow(r);
-      el.style.top = r * ROW_H + "px";
+      if (el._r !== r) {
+        el._r = r;
+        el.style.top = r * ROW_H + "px";
+      }
       styleRow(el, pos);
       keep.set(pos, el);
     }
@@ -888,25 +930,34 @@
     return el;
   }
 
+  // styleRow marks a row on the path, selected or focused; what a row
+  // already shows is not written again (every write costs a layout).
   function styleRow(el, pos) {
-    var inPath = !!onPath[pos];
-    el.classList.toggle("in-path", inPath);
-    el.firstChild.nextSibling.textContent = inPath ? "•" : " ";
-    el.setAttribute("aria-selected", pos === state.selected ? "true" : "false");
-    el.classList.toggle("focus", pos === state.focus);
+    var inPath = !!onPath[pos], sel = pos === state.selected, foc = pos === state.focus;
+    if (el._inPath !== inPath) {
+      el._inPath = inPath;
+      el.classList.toggle("in-path", inPath);
+      el.firstChild.nextSibling.textContent = inPath ? "•" : " ";
+    }
+    if (el._sel !== sel) {
+      el._sel = sel;
+      el.setAttribute("aria-selected", sel ? "true" : "false");
+    }
+    if (el._foc !== foc) {
+      el._foc = foc;
+      el.classList.toggle("focus", foc);
+    }
   }
 
   function scrollRowIntoView(pos) {
-    var r = pos >= 0 ? rowIndex[pos] : -1;
-    if (r < 0) return;
-    var top = r * ROW_H, h = treeEl.clientHeight || 600;
-    if (top < treeEl.scrollTop || top + ROW_H > treeEl.scrollTop + h) {
-      treeEl.scrollTop = Math.max(0, top - h / 2);
-    }
+    scrollTo(pos);
     drawRows();
   }
 
-  treeEl.addEventListener("scroll", function () { drawRows(); }, { passive: true });
+  treeEl.addEventListener("scroll", function () { readView(); drawRows(false, true); }, { passive: true });
+  if (window.ResizeObserver) new ResizeObserver(function () { readView(); drawRows(); }).observe(treeEl);
+  else window.addEventListener("resize", function () { readView(); drawRows(); });
+  readView();
 
   function activate(pos) {
     if (pos < 0) return;
@@ -967,8 +1018,7 @@
       doc.querySelectorAll("button[data-filter]").forEach(function (o) {
         o.setAttribute("aria-pressed", o === b ? "true" : "false");
       });
-      renderTree();
-      scrollRowIntoView(state.selected >= 0 ? state.selected : state.leaf);
+      renderTree(state.selected >= 0 ? state.selected : state.leaf);
     });
   });
 
@@ -1228,8 +1278,7 @@
   } else {
     showPath(leaf, -1);
     state.selected = -1;
-    renderTree();
-    scrollRowIntoView(leaf);
+    renderTree(leaf);
   }
   // Take in the entries as they arrive.
   if (watcher) watcher.observe(root, { childList: true, subtree: true });
