@@ -452,28 +452,58 @@
   var rowIndex = new Int32Array(n).fill(-1);
   var haystack = null; // lower-cased search text by position, built on first search
 
-  function visible(pos) {
-    if (pos === state.leaf) return true;
-    var f = FL[pos];
-    if (f & F_EMPTY) return false;
-    if (state.hideSilent && (f & F_SILENT)) return false;
+  // Which entries the filter shows (the active leaf always), as flags: an
+  // entry is shown if it has none of hide and all of need (and a label,
+  // for labeled-only), and the search finds it.
+  var hasLabel = new Uint8Array(n);
+  for (var key in LBL) if (+key >= 0 && +key < n) hasLabel[+key] = 1;
+  var hideF = 0, needF = 0, labeledOnly = false;
+  function filterFlags() {
+    hideF = F_EMPTY | (state.hideSilent ? F_SILENT : 0);
+    needF = 0;
+    labeledOnly = false;
     switch (state.mode) {
-      case "no-tools": if (f & (F_SETTINGS | F_TOOL)) return false; break;
-      case "user-only": if (!(f & F_USER)) return false; break;
-      case "labeled-only": if (!(pos in LBL)) return false; break;
+      case "no-tools": hideF |= F_SETTINGS | F_TOOL; break;
+      case "user-only": needF = F_USER; break;
+      case "labeled-only": labeledOnly = true; break;
       case "all": break;
-      default: if (f & F_SETTINGS) return false;
+      default: hideF |= F_SETTINGS;
     }
-    if (state.query.length) {
-      var q;
-      if (indexed >= n) {
-        var h = hay(pos);
-        for (q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
-      } else {
-        for (q = 0; q < state.query.length; q++) if (!quickMatch(pos, state.query[q], quickTerms[q])) return false;
-      }
+  }
+  filterFlags();
+
+  // hits: the search's answer for each entry, 1 found, 0 not, 2 not asked
+  // (or asked before the entry had arrived). Kept when the filter changes,
+  // and when the query narrows (each old term is in a new one: an entry
+  // without an old term has none of the new ones) with the same search
+  // (quick or exact): then only the entries found are asked again.
+  var hits = new Uint8Array(n).fill(2), hitsTerms = [], hitsExact = false;
+  function newQuery() {
+    var exact = indexed >= n, old = hitsTerms, q = state.query;
+    var same = exact === hitsExact && old.length === q.length && old.every(function (t, i) { return t === q[i]; });
+    var narrows = exact === hitsExact && old.length > 0 && (exact || quickTerms.every(Boolean)) &&
+      old.every(function (t) { return q.some(function (u) { return u.indexOf(t) >= 0; }); });
+    if (!same) {
+      if (narrows) { for (var i = 0; i < n; i++) if (hits[i] === 1) hits[i] = 2; }
+      else hits.fill(2);
     }
-    return true;
+    hitsTerms = q.slice();
+    hitsExact = exact;
+  }
+  function matches(pos) {
+    var h = hits[pos];
+    if (h !== 2) return h === 1;
+    var partial = searchPartial, ok = true, q;
+    searchPartial = false;
+    if (indexed >= n) {
+      var text = hay(pos);
+      for (q = 0; q < state.query.length && ok; q++) ok = text.indexOf(state.query[q]) >= 0;
+    } else {
+      for (q = 0; q < state.query.length && ok; q++) ok = quickMatch(pos, state.query[q], quickTerms[q]);
+    }
+    if (!searchPartial) hits[pos] = ok ? 1 : 0;
+    searchPartial = searchPartial || partial;
+    return ok;
   }
 
   // The quick search, until the exact index (hay) is complete: a term is
@@ -733,10 +763,13 @@
     vfirst.fill(-1);
     vnext.fill(-1);
     vlast.fill(-1);
-    var vroots = [], count = 0, pos, par;
+    var vroots = [], count = 0, pos, par, f, p;
+    var leaf = state.leaf, hide = hideF, need = needF, lab = labeledOnly, query = state.query.length > 0;
     for (pos = 0; pos < n; pos++) { // tree order: parents come first
-      par = P[pos] >= 0 ? va[P[pos]] : -1;
-      if (visible(pos)) {
+      p = P[pos];
+      par = p >= 0 ? va[p] : -1;
+      f = FL[pos];
+      if (pos === leaf || (!(f & hide) && (f & need) === need && (!lab || hasLabel[pos]) && (!query || matches(pos)))) {
         va[pos] = pos;
         count++;
         if (par >= 0) {
@@ -1015,6 +1048,7 @@
   doc.querySelectorAll("button[data-filter]").forEach(function (b) {
     b.addEventListener("click", function () {
       state.mode = b.getAttribute("data-filter");
+      filterFlags();
       doc.querySelectorAll("button[data-filter]").forEach(function (o) {
         o.setAttribute("aria-pressed", o === b ? "true" : "false");
       });
@@ -1032,6 +1066,7 @@
     searchPartial = false;
     state.query = searchEl.value.toLowerCase().split(/\s+/).filter(Boolean);
     setQuickTerms();
+    newQuery();
     renderTree();
     highlightSoon();
   }
@@ -1114,6 +1149,7 @@
   // conversation and the tree together.
   function toggleSilent() {
     state.hideSilent = doc.body.classList.toggle("hide-silent");
+    filterFlags();
     pressed("toggle-silent", state.hideSilent);
     renderTree();
   }

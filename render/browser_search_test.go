@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"canopy/internal/sessiongen"
 )
 
 // TestBrowserSearchMarkup: the search finds a word in an entry's text
@@ -90,6 +93,60 @@ func TestBrowserSearchMarkup(t *testing.T) {
 			slices.Sort(want)
 			if got := shown(c.query); !slices.Equal(got, want) {
 				t.Errorf("%s, searching %q shows rows %v, want %v", when, c.query, got, want)
+			}
+		}
+	}
+	tb.clean()
+}
+
+// TestBrowserIncrementalSearch: a query typed a letter at a time (each
+// keystroke re-asks only the entries the previous one found) and a filter
+// changed during a search (the search's answers are kept) show what the
+// same query and filter show when made at once, before and after the exact
+// index is built.
+func TestBrowserIncrementalSearch(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	if err := sessiongen.Generate(&buf, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gen.jsonl")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, file)
+	tb := newTab(t)
+	tb.open(writePage(t, s, dir, "incremental"))
+	// Each step runs in one task (the search runs on the input event), so
+	// that the index cannot be completed between the two ways.
+	const steps = `(() => {
+  const box = document.getElementById("tree-search"), status = () => document.getElementById("tree-status").textContent;
+  const type = (v) => { box.value = v; box.dispatchEvent(new Event("input", {bubbles: true})); return status(); };
+  const filter = (m) => { document.querySelector('#sidebar button[data-filter="' + m + '"]').click(); return status(); };
+  const out = [];
+  for (const word of ["the", "cont", "test"]) {
+    let inc = "";
+    for (let i = 1; i <= word.length; i++) inc = type(word.slice(0, i));
+    type("");
+    out.push([word, inc, type(word)]);
+  }
+  type("the");
+  out.push(["the test", type("the test"), (type(""), type("the test"))]);
+  type("the");
+  const a = filter("no-tools");
+  filter("default"); type(""); filter("no-tools");
+  out.push(["the, then no-tools", a, type("the")]);
+  type(""); filter("default");
+  return out;
+})()`
+	for _, when := range []string{"at once", "with the index built"} {
+		if when != "at once" {
+			evalAsync[bool](tb, `new Promise((resolve) => setTimeout(() => resolve(true), 4000))`)
+		}
+		for _, r := range eval[[][3]string](tb, steps) {
+			if r[1] != r[2] {
+				t.Errorf("%s, %q: step by step the tree shows %q, at once %q", when, r[0], r[1], r[2])
 			}
 		}
 	}
