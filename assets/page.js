@@ -802,33 +802,36 @@
     }
     // Gutters are a chain shared by a whole subtree (newest first): a row
     // costs the same at any depth. Prefixes are drawn only for rows in view.
+    // A run of only children (most of a session) is laid out in the inner
+    // loop, without the stack.
     while (sp > 0) {
       sp--;
       pos = sPos[sp];
       var ind = sIndent[sp], bits = sBits[sp], level = sLevel[sp], gut = sGut[sp];
       sGut[sp] = null;
-      var di = multi ? Math.max(0, ind - 1) : ind;
-      r = rowCount++;
-      rowIndex[pos] = r;
-      rowPos[r] = pos;
-      rDi[r] = di;
-      rLevel[r] = level;
-      rBits[r] = bits & (R_CONN | R_LAST | R_VROOT);
-      rGut[r] = gut;
-      var first = vfirst[pos];
-      if (first < 0) continue;
-      var single = vnext[first] < 0;
-      var ch = single ? null : ordered(first);
-      var branch = !single;
-      var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
-      var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
-      var cb = branch ? (S_JB | R_CONN) : 0, lv = level + (branch ? 1 : 0);
-      if (single) {
-        sPos[sp] = first; sIndent[sp] = indent; sBits[sp] = cb | R_LAST; sLevel[sp] = lv; sGut[sp] = gutters; sp++;
-        continue;
-      }
-      for (c = ch.length - 1; c >= 0; c--, sp++) {
-        sPos[sp] = ch[c]; sIndent[sp] = indent; sBits[sp] = cb | (c === ch.length - 1 ? R_LAST : 0); sLevel[sp] = lv; sGut[sp] = gutters;
+      for (;;) {
+        var di = multi ? Math.max(0, ind - 1) : ind;
+        r = rowCount++;
+        rowIndex[pos] = r;
+        rowPos[r] = pos;
+        rDi[r] = di;
+        rLevel[r] = level;
+        rBits[r] = bits & (R_CONN | R_LAST | R_VROOT);
+        rGut[r] = gut;
+        var first = vfirst[pos];
+        if (first < 0) break;
+        var branch = vnext[first] >= 0;
+        var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
+        var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
+        if (!branch) {
+          pos = first; ind = indent; bits = R_LAST; gut = gutters;
+          continue;
+        }
+        var ch = ordered(first), cb = S_JB | R_CONN, lv = level + 1;
+        for (c = ch.length - 1; c >= 0; c--, sp++) {
+          sPos[sp] = ch[c]; sIndent[sp] = indent; sBits[sp] = cb | (c === ch.length - 1 ? R_LAST : 0); sLevel[sp] = lv; sGut[sp] = gutters;
+        }
+        break;
       }
     }
     statusEl.textContent = count + " / " + n + " entries";
