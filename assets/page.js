@@ -52,10 +52,10 @@
   // how many entries of the path they hold.
   var pathChunks = [], chunkAt = [], pathEnd = 0, liveChunks = null, storeDone = false, loaded = false;
   var pathIdx = new Int32Array(n).fill(-1); // position -> index on the server's path
+  var pathPos = []; // and back
   (function () {
     if (T.leaf < 0) return;
-    var k = 0;
-    pathTo(T.leaf).forEach(function (pos) { if (!(FL[pos] & F_EMBEDDED)) pathIdx[pos] = k++; });
+    pathTo(T.leaf).forEach(function (pos) { if (!(FL[pos] & F_EMBEDDED)) pathIdx[pos] = pathPos.push(pos) - 1; });
   })();
   var storeIdx = null; // position -> [chunk, index], made once the store is complete
   function storeIndex() {
@@ -334,6 +334,9 @@
     for (var i = pathChunks.length; i < have; i++) {
       pathChunks.push(liveChunks[i]);
       chunkAt.push(+liveChunks[i].getAttribute("data-at"));
+      // The quick search's text, made ready as each chunk arrives (a few
+      // ms a megabyte): a search while the page loads finds it ready.
+      if (lowChunks) lowChunk(liveChunks[i]);
     }
     pathEnd = closed ? n : have >= 0 ? +liveChunks[have].getAttribute("data-at") : 0;
     if (closed) {
@@ -394,11 +397,22 @@
     });
   }
 
+  // updateURL puts the link to what is shown in the address bar, once the
+  // frame showing it has been drawn: history.replaceState saves the scroll
+  // position, which makes the browser lay out at once what has changed.
+  var urlQueued = false;
   function updateURL() {
-    if (state.leaf < 0) return;
-    try {
-      history.replaceState(null, "", linkTo(state.target >= 0 ? state.target : state.leaf));
-    } catch (e) { /* some file:// contexts refuse; the page still works */ }
+    if (urlQueued) return;
+    urlQueued = true;
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        urlQueued = false;
+        if (state.leaf < 0) return;
+        try {
+          history.replaceState(null, "", linkTo(state.target >= 0 ? state.target : state.leaf));
+        } catch (e) { /* some file:// contexts refuse; the page still works */ }
+      }, 0);
+    });
   }
 
   function linkTo(pos) {
@@ -422,8 +436,7 @@
     state.target = target;
     state.selected = target;
     state.focus = target;
-    renderTree();
-    scrollRowIntoView(target);
+    renderTree(target);
     updateURL();
   }
 
@@ -439,47 +452,118 @@
   var rowIndex = new Int32Array(n).fill(-1);
   var haystack = null; // lower-cased search text by position, built on first search
 
-  function visible(pos) {
-    if (pos === state.leaf) return true;
-    var f = FL[pos];
-    if (f & F_EMPTY) return false;
-    if (state.hideSilent && (f & F_SILENT)) return false;
+  // Which entries the filter shows (the active leaf always), as flags: an
+  // entry is shown if it has none of hide and all of need (and a label,
+  // for labeled-only), and the search finds it.
+  var hasLabel = new Uint8Array(n);
+  for (var key in LBL) if (+key >= 0 && +key < n) hasLabel[+key] = 1;
+  var hideF = 0, needF = 0, labeledOnly = false;
+  function filterFlags() {
+    hideF = F_EMPTY | (state.hideSilent ? F_SILENT : 0);
+    needF = 0;
+    labeledOnly = false;
     switch (state.mode) {
-      case "no-tools": if (f & (F_SETTINGS | F_TOOL)) return false; break;
-      case "user-only": if (!(f & F_USER)) return false; break;
-      case "labeled-only": if (!(pos in LBL)) return false; break;
+      case "no-tools": hideF |= F_SETTINGS | F_TOOL; break;
+      case "user-only": needF = F_USER; break;
+      case "labeled-only": labeledOnly = true; break;
       case "all": break;
-      default: if (f & F_SETTINGS) return false;
+      default: hideF |= F_SETTINGS;
     }
-    if (state.query.length) {
-      var q;
-      if (indexed >= n) {
-        var h = hay(pos);
-        for (q = 0; q < state.query.length; q++) if (h.indexOf(state.query[q]) < 0) return false;
-      } else {
-        for (q = 0; q < state.query.length; q++) if (!quickMatch(pos, state.query[q], quickTerms[q])) return false;
-      }
+  }
+  filterFlags();
+
+  // hits: the search's answer for each entry, 1 found, 0 not, 2 not asked
+  // (or asked before the entry had arrived). Kept when the filter changes,
+  // and when the query narrows (each old term is in a new one: an entry
+  // without an old term has none of the new ones) with the same search
+  // (quick or exact): then only the entries found are asked again.
+  var hits = new Uint8Array(n).fill(2), hitsTerms = [], hitsExact = false;
+  function newQuery() {
+    var exact = indexed >= n, old = hitsTerms, q = state.query;
+    var same = exact === hitsExact && old.length === q.length && old.every(function (t, i) { return t === q[i]; });
+    var narrows = exact === hitsExact && old.length > 0 && (exact || quickTerms.every(Boolean)) &&
+      old.every(function (t) { return q.some(function (u) { return u.indexOf(t) >= 0; }); });
+    if (!same) {
+      if (narrows) { for (var i = 0; i < n; i++) if (hits[i] === 1) hits[i] = 2; }
+      else hits.fill(2);
     }
-    return true;
+    hitsTerms = q.slice();
+    hitsExact = exact;
+  }
+  function matches(pos) {
+    var h = hits[pos];
+    if (h !== 2) return h === 1;
+    var partial = searchPartial, ok = true, q;
+    searchPartial = false;
+    if (indexed >= n) {
+      var text = hay(pos);
+      for (q = 0; q < state.query.length && ok; q++) ok = text.indexOf(state.query[q]) >= 0;
+    } else {
+      for (q = 0; q < state.query.length && ok; q++) ok = quickMatch(pos, state.query[q], quickTerms[q]);
+    }
+    if (!searchPartial) hits[pos] = ok ? 1 : 0;
+    searchPartial = searchPartial || partial;
+    return ok;
   }
 
   // The quick search, until the exact index (hay) is complete: a term is
-  // looked for in the entry's lower-cased HTML, outside tags ("<" and ">"
-  // in text are "&lt;" and "&gt;"). Its hits are hits of the exact search;
-  // it misses only a term that spans markup ("fmt.println" in highlighted
-  // code), found once the exact index is ready and the search runs again.
-  // The quick search's text: each chunk lower-cased whole (one string, no
-  // string per entry) with where its entries start.
+  // looked for in the entry's HTML, ignoring case, outside tags ("<" and
+  // ">" in text are "&lt;" and "&gt;"). Its hits are hits of the exact
+  // search; it misses only a term that spans markup ("fmt.println" in
+  // highlighted code), found once the exact index is ready and the search
+  // runs again. The quick search's text: each chunk's text as it is (one
+  // string, no string per entry, nothing lower-cased: a case-insensitive
+  // RegExp reads it) with where its entries start.
+  // Once its chunk is ready, an entry's HTML is chunkList[eChunk[pos]]'s
+  // text from eFrom[pos] to eTo[pos].
   var lowChunks = new Map(), cardAt = new Array(n), metaLow = new Array(n);
+  var chunkList = [], eChunk = new Int32Array(n).fill(-1), eFrom = new Int32Array(n), eTo = new Int32Array(n);
   function lowChunk(c) {
     var lc = lowChunks.get(c);
     if (!lc) {
-      var low = c.textContent.toLowerCase(), starts = [];
+      var low = c.textContent, starts = [];
       for (var at = low.indexOf("<article "); at >= 0; at = low.indexOf("<article ", at + 9)) starts.push(at);
-      lc = { low: low, starts: starts };
+      lc = { low: low, starts: starts, id: chunkList.length };
+      chunkList.push(lc);
       lowChunks.set(c, lc);
+      var ps = c.getAttribute("data-i"), first = +c.getAttribute("data-at");
+      ps = ps === null ? null : ps.split(" ");
+      if (ps ? ps.length === starts.length : first + starts.length <= pathPos.length) {
+        for (var k = 0; k < starts.length; k++) {
+          var pos = ps ? +ps[k] : pathPos[first + k];
+          eChunk[pos] = lc.id;
+          eFrom[pos] = starts[k];
+          eTo[pos] = k + 1 < starts.length ? starts[k + 1] : low.length;
+        }
+      }
+      cardsIn(low);
     }
     return lc;
+  }
+  // cardsIn finds, in one pass over a chunk's text, the tool cards that
+  // draw results (<div ... id="entry-id"> to the </div> closing it).
+  function cardsIn(h) {
+    var re = /<(\/?)div\b/g, open = [], m, at, end, id, pos;
+    while ((m = re.exec(h))) {
+      if (m[1]) {
+        var o = open.pop();
+        if (o && o[1] >= 0 && cardAt[o[1]] === undefined) cardAt[o[1]] = [o[0], m.index];
+        continue;
+      }
+      pos = -1;
+      end = h.indexOf(">", m.index);
+      at = h.indexOf(' id="entry-', m.index + 4);
+      if (at >= 0 && at < end) {
+        id = attrUnescape(h.slice(at + 11, h.indexOf('"', at + 11)));
+        pos = byDomId.has(id) ? byDomId.get(id) : byId.has(id) ? byId.get(id) : -1;
+      }
+      open.push([m.index, pos]);
+    }
+  }
+  function attrUnescape(s) {
+    return s.indexOf("&") < 0 ? s : s.replace(/&(amp|lt|gt|#39|#34|#43);/g, function (m, e) {
+      return { amp: "&", lt: "<", gt: ">", "#39": "'", "#34": '"', "#43": "+" }[e];
+    });
   }
   // locOf: the chunk and index in it of an entry that has arrived.
   function locOf(pos) {
@@ -491,36 +575,53 @@
     }
     return storeIndex().get(pos) || null;
   }
-  // quickTerms: the query's terms as our HTML writes them, or "" for a term
-  // with characters written as references in several ways (ask the exact
-  // text).
+  // quickTerms: the query's terms as our HTML writes them, each with a
+  // case-insensitive RegExp finding it, or null for a term with characters
+  // written as references in several ways, or whose case a RegExp folds
+  // otherwise than toLowerCase does (final sigma): ask the exact text.
   var quickTerms = [];
+  function reQuote(s) { return s.replace(/[\\^$.*+?()[\]{}|\/]/g, "\\$&"); }
   function setQuickTerms() {
     searchGen++;
     quickTerms = state.query.map(function (q) {
-      return /["'+]/.test(q) ? "" : q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+      if (/["'+\u03c2\u03c3]/.test(q)) return null;
+      var eq = q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+      return {
+        eq: eq, len: eq.length,
+        re: new RegExp(reQuote(eq), "gi"),
+        meta: new RegExp(reQuote(q), "i"), // the row's text and label
+        // A RegExp ignoring case matches an ASCII term only where
+        // toLowerCase would; other matches are checked.
+        ascii: !/[^\x00-\x7f]/.test(eq),
+      };
     });
   }
   function quickMatch(pos, q, eq) {
-    var m = metaLow[pos];
-    if (m === undefined) m = metaLow[pos] = ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
-    if (m.indexOf(q) >= 0) return true;
-    var a = pos;
-    if (FL[pos] & F_EMBEDDED) { a = P[pos]; while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a]; }
+    if (eq && eq.ascii) {
+      if (eq.meta.test(TXT[pos]) || (LBL[pos] !== undefined && eq.meta.test(LBL[pos]))) return true;
+    } else {
+      var m = metaLow[pos];
+      if (m === undefined) m = metaLow[pos] = ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
+      if (m.indexOf(q) >= 0) return true;
+    }
+    var a = (FL[pos] & F_EMBEDDED) ? cardOwner(pos) : pos;
     if (a < 0) return false;
-    if (!available(a)) { searchPartial = true; return false; }
-    if (!eq) return hay(pos).indexOf(q) >= 0;
-    var loc = locOf(a);
-    if (!loc) return false;
-    var lc = lowChunk(loc[0]), h = lc.low, from = lc.starts[loc[1]], to = loc[1] + 1 < lc.starts.length ? lc.starts[loc[1] + 1] : h.length;
-    if (from === undefined) return false;
+    var ci = eChunk[a];
+    if (ci < 0 || !eq) {
+      if (!available(a)) { searchPartial = true; return false; }
+      if (!eq) return hay(pos).indexOf(q) >= 0;
+      var loc = locOf(a);
+      if (loc) lowChunk(loc[0]);
+      if ((ci = eChunk[a]) < 0) return false;
+    }
+    var lc = chunkList[ci], from = eFrom[a], to = eTo[a];
     if (a !== pos) {
       var c = cardOf(pos, lc, from, to);
       if (!c) return hay(pos).indexOf(q) >= 0;
       from = c[0];
       to = c[1];
     }
-    return firstHit(lc, eq, from) + eq.length <= to;
+    return firstHit(lc, eq, from) + eq.len <= to;
   }
   // firstHit is where eq first occurs in lc's text at or after from, outside
   // tags (Infinity: nowhere). Entries are asked about mostly in the order
@@ -533,12 +634,33 @@
     var mm = lc.memo.get(eq);
     if (!mm) lc.memo.set(eq, mm = { from: 0, hit: -1 });
     else if (from >= mm.from && from <= mm.hit) return mm.hit;
-    var h = lc.low, i = h.indexOf(eq, from);
-    while (i >= 0 && h.lastIndexOf("<", i) > h.lastIndexOf(">", i)) i = h.indexOf(eq, i + 1);
+    var h = lc.low, re = eq.re, i = -1, at;
+    // (A match is as long as the term: the RegExp folds case unit by unit.)
+    for (re.lastIndex = from; re.test(h); re.lastIndex = at + 1) {
+      at = re.lastIndex - eq.len;
+      if (h.lastIndexOf("<", at) > h.lastIndexOf(">", at)) continue; // in a tag
+      if (inReference(h, at)) continue; // "lt" in "&lt;"
+      if (!eq.ascii && h.substr(at, eq.len).toLowerCase() !== eq.eq) continue;
+      i = at;
+      break;
+    }
     mm.from = from;
     mm.hit = i < 0 ? Infinity : i;
     return mm.hit;
   }
+  // inReference: h[i] is inside a character reference, after its "&".
+  function inReference(h, i) {
+    var a = i - 1, lim = Math.max(0, i - 10);
+    while (a >= lim && refChar(h.charCodeAt(a))) a--;
+    if (a < lim || h.charCodeAt(a) !== 38) return false; // "&"
+    for (var b = i; b < i + 12 && b < h.length; b++) {
+      var c = h.charCodeAt(b);
+      if (c === 59) return true; // ";"
+      if (!refChar(c)) return false;
+    }
+    return false;
+  }
+  function refChar(c) { return c === 35 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122); }
   function cardOwner(pos) {
     var a = P[pos];
     while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
@@ -550,9 +672,9 @@
     return c;
   }
   // cardRange: where the tool card of result id is in h[from..to) (the
-  // caller's lower-cased HTML), or null.
+  // caller's HTML), or null.
   function cardRange(h, id, from, to) {
-    var at = h.indexOf((' id="entry-' + attrEscape(domId(id)) + '"').toLowerCase(), from);
+    var at = h.indexOf(' id="entry-' + attrEscape(domId(id)) + '"', from);
     var start = at < 0 || at >= to ? -1 : h.lastIndexOf("<div", at);
     if (start < from) return null;
     var re = /<(\/?)div\b/g, depth = 0, m;
@@ -641,10 +763,13 @@
     vfirst.fill(-1);
     vnext.fill(-1);
     vlast.fill(-1);
-    var vroots = [], count = 0, pos, par;
+    var vroots = [], count = 0, pos, par, f, p;
+    var leaf = state.leaf, hide = hideF, need = needF, lab = labeledOnly, query = state.query.length > 0;
     for (pos = 0; pos < n; pos++) { // tree order: parents come first
-      par = P[pos] >= 0 ? va[P[pos]] : -1;
-      if (visible(pos)) {
+      p = P[pos];
+      par = p >= 0 ? va[p] : -1;
+      f = FL[pos];
+      if (pos === leaf || (!(f & hide) && (f & need) === need && (!lab || hasLabel[pos]) && (!query || matches(pos)))) {
         va[pos] = pos;
         count++;
         if (par >= 0) {
@@ -677,33 +802,36 @@
     }
     // Gutters are a chain shared by a whole subtree (newest first): a row
     // costs the same at any depth. Prefixes are drawn only for rows in view.
+    // A run of only children (most of a session) is laid out in the inner
+    // loop, without the stack.
     while (sp > 0) {
       sp--;
       pos = sPos[sp];
       var ind = sIndent[sp], bits = sBits[sp], level = sLevel[sp], gut = sGut[sp];
       sGut[sp] = null;
-      var di = multi ? Math.max(0, ind - 1) : ind;
-      r = rowCount++;
-      rowIndex[pos] = r;
-      rowPos[r] = pos;
-      rDi[r] = di;
-      rLevel[r] = level;
-      rBits[r] = bits & (R_CONN | R_LAST | R_VROOT);
-      rGut[r] = gut;
-      var first = vfirst[pos];
-      if (first < 0) continue;
-      var single = vnext[first] < 0;
-      var ch = single ? null : ordered(first);
-      var branch = !single;
-      var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
-      var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
-      var cb = branch ? (S_JB | R_CONN) : 0, lv = level + (branch ? 1 : 0);
-      if (single) {
-        sPos[sp] = first; sIndent[sp] = indent; sBits[sp] = cb | R_LAST; sLevel[sp] = lv; sGut[sp] = gutters; sp++;
-        continue;
-      }
-      for (c = ch.length - 1; c >= 0; c--, sp++) {
-        sPos[sp] = ch[c]; sIndent[sp] = indent; sBits[sp] = cb | (c === ch.length - 1 ? R_LAST : 0); sLevel[sp] = lv; sGut[sp] = gutters;
+      for (;;) {
+        var di = multi ? Math.max(0, ind - 1) : ind;
+        r = rowCount++;
+        rowIndex[pos] = r;
+        rowPos[r] = pos;
+        rDi[r] = di;
+        rLevel[r] = level;
+        rBits[r] = bits & (R_CONN | R_LAST | R_VROOT);
+        rGut[r] = gut;
+        var first = vfirst[pos];
+        if (first < 0) break;
+        var branch = vnext[first] >= 0;
+        var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
+        var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
+        if (!branch) {
+          pos = first; ind = indent; bits = R_LAST; gut = gutters;
+          continue;
+        }
+        var ch = ordered(first), cb = S_JB | R_CONN, lv = level + 1;
+        for (c = ch.length - 1; c >= 0; c--, sp++) {
+          sPos[sp] = ch[c]; sIndent[sp] = indent; sBits[sp] = cb | (c === ch.length - 1 ? R_LAST : 0); sLevel[sp] = lv; sGut[sp] = gutters;
+        }
+        break;
       }
     }
     statusEl.textContent = count + " / " + n + " entries";
@@ -716,19 +844,51 @@
   treeEl.appendChild(spacer);
   var drawn = new Map(); // pos -> row element
 
-  function renderTree() {
+  // The tree's scroll position and height, as last read: reading them
+  // after the rows have changed makes the browser lay the rows out at
+  // once, and then again in the frame. Read when the tree scrolls or
+  // changes size, and after the script scrolls it.
+  var viewTop = 0, viewH = 0, drawnFirst = -1, drawnLast = -1;
+  // Rows drawn beyond each edge of the view: enough for a wheel step, few
+  // enough that redrawing after a filter or a click stays cheap.
+  var OVERSCAN = 8;
+  function readView() {
+    viewTop = treeEl.scrollTop;
+    viewH = treeEl.clientHeight;
+  }
+
+  // renderTree lays the tree out again and draws it, scrolled to show the
+  // row of position show if there is one and it is out of view.
+  function renderTree(show) {
     layout();
     spacer.style.height = rowCount * ROW_H + "px";
+    // Where the browser will clamp the scroll position of a shorter tree
+    // (4 px of padding above and below the rows).
+    viewTop = Math.max(0, Math.min(viewTop, rowCount * ROW_H + 8 - (viewH || 600)));
+    if (show !== undefined) scrollTo(show);
     drawRows(true);
+  }
+  function scrollTo(pos) {
+    var r = pos >= 0 ? rowIndex[pos] : -1;
+    if (r < 0) return;
+    var top = r * ROW_H, h = viewH || 600;
+    if (top < viewTop || top + ROW_H > viewTop + h) {
+      treeEl.scrollTop = Math.max(0, top - h / 2);
+      viewTop = treeEl.scrollTop; // as the browser clamped it
+    }
   }
 
   // drawRows draws the rows in view, reusing the elements of rows still
   // in view; after a new layout (relaid), their connectors and level are
-  // brought up to date.
-  function drawRows(relaid) {
-    var top = treeEl.scrollTop, h = treeEl.clientHeight || 600;
-    var first = Math.max(0, Math.floor(top / ROW_H) - 20);
-    var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + 20);
+  // brought up to date. After a scroll (scrolled) that leaves the same
+  // rows to draw, nothing changes.
+  function drawRows(relaid, scrolled) {
+    var top = viewTop, h = viewH || 600;
+    var first = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
+    var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + OVERSCAN);
+    if (scrolled && first === drawnFirst && last === drawnLast) return;
+    drawnFirst = first;
+    drawnLast = last;
     var keep = new Map();
     for (var r = first; r < last; r++) {
       var pos = rowPos[r];
@@ -741,7 +901,10 @@
           if (el.getAttribute("aria-level") !== lv) el.setAttribute("aria-level", lv);
         }
       } else el = makeRow(r);
-      el.style.top = r * ROW_H + "px";
+      if (el._r !== r) {
+        el._r = r;
+        el.style.top = r * ROW_H + "px";
+      }
       styleRow(el, pos);
       keep.set(pos, el);
     }
@@ -803,25 +966,34 @@
     return el;
   }
 
+  // styleRow marks a row on the path, selected or focused; what a row
+  // already shows is not written again (every write costs a layout).
   function styleRow(el, pos) {
-    var inPath = !!onPath[pos];
-    el.classList.toggle("in-path", inPath);
-    el.firstChild.nextSibling.textContent = inPath ? "•" : " ";
-    el.setAttribute("aria-selected", pos === state.selected ? "true" : "false");
-    el.classList.toggle("focus", pos === state.focus);
+    var inPath = !!onPath[pos], sel = pos === state.selected, foc = pos === state.focus;
+    if (el._inPath !== inPath) {
+      el._inPath = inPath;
+      el.classList.toggle("in-path", inPath);
+      el.firstChild.nextSibling.textContent = inPath ? "•" : " ";
+    }
+    if (el._sel !== sel) {
+      el._sel = sel;
+      el.setAttribute("aria-selected", sel ? "true" : "false");
+    }
+    if (el._foc !== foc) {
+      el._foc = foc;
+      el.classList.toggle("focus", foc);
+    }
   }
 
   function scrollRowIntoView(pos) {
-    var r = pos >= 0 ? rowIndex[pos] : -1;
-    if (r < 0) return;
-    var top = r * ROW_H, h = treeEl.clientHeight || 600;
-    if (top < treeEl.scrollTop || top + ROW_H > treeEl.scrollTop + h) {
-      treeEl.scrollTop = Math.max(0, top - h / 2);
-    }
+    scrollTo(pos);
     drawRows();
   }
 
-  treeEl.addEventListener("scroll", function () { drawRows(); }, { passive: true });
+  treeEl.addEventListener("scroll", function () { readView(); drawRows(false, true); }, { passive: true });
+  if (window.ResizeObserver) new ResizeObserver(function () { readView(); drawRows(); }).observe(treeEl);
+  else window.addEventListener("resize", function () { readView(); drawRows(); });
+  readView();
 
   function activate(pos) {
     if (pos < 0) return;
@@ -879,19 +1051,17 @@
   doc.querySelectorAll("button[data-filter]").forEach(function (b) {
     b.addEventListener("click", function () {
       state.mode = b.getAttribute("data-filter");
+      filterFlags();
       doc.querySelectorAll("button[data-filter]").forEach(function (o) {
         o.setAttribute("aria-pressed", o === b ? "true" : "false");
       });
-      renderTree();
-      scrollRowIntoView(state.selected >= 0 ? state.selected : state.leaf);
+      renderTree(state.selected >= 0 ? state.selected : state.leaf);
     });
   });
 
-  var searchTimer = 0;
-  searchEl.addEventListener("input", function () {
-    clearTimeout(searchTimer);
-    searchTimer = setTimeout(applySearch, 0);
-  });
+  // Each keystroke searches at once (a timer would wait behind the tasks
+  // of a page still loading).
+  searchEl.addEventListener("input", function () { applySearch(); });
   searchEl.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape") { searchEl.value = ""; applySearch(); }
   });
@@ -899,12 +1069,23 @@
     searchPartial = false;
     state.query = searchEl.value.toLowerCase().split(/\s+/).filter(Boolean);
     setQuickTerms();
+    newQuery();
     renderTree();
-    highlightSearch();
+    highlightSoon();
   }
 
   // Matches are highlighted with the CSS Custom Highlight API: no change to
-  // the conversation's DOM.
+  // the conversation's DOM. After a search, once the tree has been drawn
+  // and the browser has a moment (the tree first: it answers the search;
+  // then its words in the conversation, once for a burst of keystrokes).
+  var highlightQueued = false;
+  function highlightSoon() {
+    if (highlightQueued) return;
+    highlightQueued = true;
+    var run = function () { highlightQueued = false; highlightSearch(); };
+    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 150 });
+    else setTimeout(run, 50);
+  }
   function highlightSearch() {
     if (!window.CSS || !CSS.highlights || typeof Highlight === "undefined") return;
     CSS.highlights.delete("search-hit");
@@ -971,6 +1152,7 @@
   // conversation and the tree together.
   function toggleSilent() {
     state.hideSilent = doc.body.classList.toggle("hide-silent");
+    filterFlags();
     pressed("toggle-silent", state.hideSilent);
     renderTree();
   }
@@ -1093,38 +1275,22 @@
       if (state.query.length) applySearch();
     }
   }
-  // While the entries arrive, the quick search's text (every complete
-  // chunk lower-cased, and every row's text) is made ready, in slices of at
-  // most 8 ms (idle callbacks came too late: the first keystroke did the
-  // work). The store's chunks, then the conversation's, as they arrive.
-  var preparing = false, metaDone = 0, prepStore = null, prepPath = 0, prepCard = 0;
+  // The quick search's text: the conversation's chunks are made ready as
+  // they arrive (see pump), the store's (complete before the conversation
+  // begins) once the first entries are shown, in slices of at most 8 ms
+  // (idle callbacks came too late: the first keystroke did the work).
+  var preparing = false, prepStore = null;
   function prepare() {
     preparing = false;
     if (!lowChunks) return;
     var t0 = performance.now();
-    for (; metaDone < n && performance.now() - t0 < 8; metaDone++) {
-      if (metaLow[metaDone] === undefined) metaLow[metaDone] = ((LBL[metaDone] || "") + " " + TXT[metaDone]).toLowerCase();
-    }
-    if (!prepStore) prepStore = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
     while (prepStore.length && performance.now() - t0 < 8) lowChunk(prepStore.shift());
-    while (prepPath < pathChunks.length && performance.now() - t0 < 8) lowChunk(pathChunks[prepPath++]);
-    // The cards of results drawn in their call's entry, once that has arrived.
-    for (; prepCard < n && performance.now() - t0 < 8; prepCard++) {
-      if (!(FL[prepCard] & F_EMBEDDED) || cardAt[prepCard] !== undefined) continue;
-      var a = P[prepCard];
-      while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
-      if (a < 0) continue;
-      if (!available(a)) break;
-      var loc = locOf(a);
-      if (!loc) continue;
-      var lc = lowChunk(loc[0]), from = lc.starts[loc[1]];
-      if (from !== undefined) cardOf(prepCard, lc, from, loc[1] + 1 < lc.starts.length ? lc.starts[loc[1] + 1] : lc.low.length);
-    }
     prepareSoon();
   }
   function prepareSoon() {
     if (preparing || !lowChunks || !main) return;
-    if (metaDone >= n && prepStore && !prepStore.length && prepPath >= pathChunks.length && (prepCard >= n || !loaded && !available(cardOwner(prepCard)))) return;
+    if (!prepStore) prepStore = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
+    if (!prepStore.length) return;
     preparing = true;
     setTimeout(prepare, 0);
   }
@@ -1151,8 +1317,7 @@
   } else {
     showPath(leaf, -1);
     state.selected = -1;
-    renderTree();
-    scrollRowIntoView(leaf);
+    renderTree(leaf);
   }
   // Take in the entries as they arrive.
   if (watcher) watcher.observe(root, { childList: true, subtree: true });

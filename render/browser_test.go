@@ -864,6 +864,7 @@ func TestBrowserClickRow(t *testing.T) {
 	tb.open(writePage(t, s, t.TempDir(), "click"))
 	tb.clickFilter("all")
 	tb.clickRow(c.ID)
+	tb.settle() // the address bar is brought up to date after the frame
 
 	newPath := onPath(s, leaf)
 	for _, e := range s.Path(leaf) {
