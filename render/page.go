@@ -183,11 +183,17 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	// The embedded source is compressed while the entries are rendered.
 	var src struct {
-		gz   blocks
+		gz   *spool
 		err  error
 		done chan struct{}
 	}
 	src.done = make(chan struct{})
+	defer func() {
+		<-src.done
+		if src.gz != nil {
+			src.gz.Close()
+		}
+	}()
 	// A session with pictures embeds its source with each picture the page
 	// shows replaced by a marker (see dedupImages): it is compressed once
 	// the entries are written and the pictures known.
@@ -329,16 +335,22 @@ func (r *Renderer) executeAround(w io.Writer, name string, d *pageData, slot tem
 	if err := r.page.ExecuteTemplate(&part, name, d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
-	before, after, found := bytes.Cut(part.Bytes(), []byte(slot))
-	if _, err := w.Write(before); err != nil {
+	// The LAST occurrence: session text (a title, a working directory)
+	// comes before the slot in the template and may hold the slot's
+	// string; nothing after it does.
+	h := part.Bytes()
+	i := bytes.LastIndex(h, []byte(slot))
+	if i < 0 {
+		_, err := w.Write(h)
 		return err
 	}
-	if found {
-		if err := fill(w); err != nil {
-			return err
-		}
+	if _, err := w.Write(h[:i]); err != nil {
+		return err
 	}
-	_, err := w.Write(after)
+	if err := fill(w); err != nil {
+		return err
+	}
+	_, err := w.Write(h[i+len(slot):])
 	return err
 }
 
@@ -411,8 +423,11 @@ func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, position
 					collectImages(string(h), images)
 				}
 				out[j].Reset()
-				if out[j].Cap() > chunkBytes {
-					out[j] = bytes.Buffer{} // a picture: do not keep its room
+				if out[j].Cap() > 64<<10 {
+					// A big entry: do not keep its room for the next
+					// batch (512 places of the biggest entry each held
+					// was 15 MB on the 100,000-entry session).
+					out[j] = bytes.Buffer{}
 				}
 			}
 			if positions != nil {
@@ -760,7 +775,7 @@ func dedupImages(src []byte, set map[string]bool) ([]byte, bool) {
 // one line (a JSON string, and so a picture, never spans lines), not the
 // file. A first pass makes sure the file holds no NUL byte, which the page
 // would take for a marker's; if it does, it is compressed as it is.
-func compressDeduped(s *sessiontree.Session, shown map[string]bool) (blocks, bool, error) {
+func compressDeduped(s *sessiontree.Session, shown map[string]bool) (*spool, bool, error) {
 	clean := len(shown) > 0
 	if clean {
 		var err error
@@ -853,16 +868,17 @@ func imageHash(b []byte) (uint32, uint32) {
 // session, its level 5 makes the same size as the standard library's
 // level 4 (18.1 MB) in 0.86 s instead of 1.39 s, CPU that the rendering on
 // the other core wants (its level 1 takes 0.59 s but is 3 MB bigger).
-func compressSource(source io.Reader) (blocks, error) {
-	var z blocks
-	zw, err := gzip.NewWriterLevel(&z, 5)
+func compressSource(source io.Reader) (*spool, error) {
+	z := new(spool)
+	zw, err := gzip.NewWriterLevel(z, 5)
+	if err == nil {
+		_, err = io.Copy(zw, source)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
 	if err != nil {
-		return nil, err
-	}
-	if _, err := io.Copy(zw, source); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
+		z.Close()
 		return nil, err
 	}
 	return z, nil
