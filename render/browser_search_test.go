@@ -1,7 +1,6 @@
 package render_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -106,16 +105,7 @@ func TestBrowserSearchMarkup(t *testing.T) {
 // index is built.
 func TestBrowserIncrementalSearch(t *testing.T) {
 	t.Parallel()
-	var buf bytes.Buffer
-	if err := sessiongen.Generate(&buf, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "gen.jsonl")
-	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := load(t, file)
+	s, dir := generatedSession(t, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 11})
 	tb := newTab(t)
 	tb.open(writePage(t, s, dir, "incremental"))
 	// Each step runs in one task (the search runs on the input event), so

@@ -6,6 +6,7 @@ package render_test
 // the tests are skipped, except under CI, where they fail.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,6 +31,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"canopy/internal/chromium"
+	"canopy/internal/sessiongen"
 	"canopy/render"
 	"canopy/sessiontree"
 )
@@ -399,6 +401,22 @@ func load(t *testing.T, path string) *sessiontree.Session {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// generatedSession writes a session made by sessiongen with cfg into a
+// temporary directory and loads it: the session and the directory.
+func generatedSession(t *testing.T, cfg sessiongen.Config) (*sessiontree.Session, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := sessiongen.Generate(&buf, cfg); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gen.jsonl")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return load(t, file), dir
 }
 
 // writePage renders s into dir and returns the page's file:// URL.

@@ -1,7 +1,6 @@
 package render_test
 
 import (
-	"bytes"
 	"encoding/base64"
 	"math/rand/v2"
 	"os"
@@ -104,16 +103,7 @@ func TestBrowserDownload(t *testing.T) {
 // finds, for words that markup does not split.
 func TestBrowserQuickSearch(t *testing.T) {
 	t.Parallel()
-	var buf bytes.Buffer
-	if err := sessiongen.Generate(&buf, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "gen.jsonl")
-	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := load(t, file)
+	s, dir := generatedSession(t, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 7})
 	tb := newTab(t)
 	tb.open(writePage(t, s, dir, "quick"))
 	for _, word := range []string{"the", "test", "zqxjv"} {

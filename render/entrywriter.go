@@ -72,18 +72,10 @@ func writePart(w *bytes.Buffer, p *part) {
 		writeTool(w, p.Tool)
 	}
 	if f := p.More; f != nil {
-		w.WriteString(`<details class="more"><summary>`)
-		htmlEscape(w, f.Summary)
-		wrapHTML(w, `</summary><pre class="chroma code">`, f.HTML, `</pre></details>`)
+		writeFold(w, "more", false, f, `<pre class="chroma code">`, `</pre>`)
 	}
 	if f := p.Thinking; f != nil {
-		w.WriteString(`<details class="thinking"`)
-		if f.Open {
-			w.WriteString(` open`)
-		}
-		w.WriteString(`><summary>`)
-		htmlEscape(w, f.Summary)
-		wrapHTML(w, `</summary><div class="md">`, f.HTML, `</div></details>`)
+		writeFold(w, "thinking", f.Open, f, `<div class="md">`, `</div>`)
 	}
 	if p.Command != "" {
 		wrapHTML(w, `<pre class="command"><span class="prompt">$ </span>`, p.Command, `</pre>`)
@@ -92,13 +84,7 @@ func writePart(w *bytes.Buffer, p *part) {
 		wrapHTML(w, "", p.Image, "\n")
 	}
 	if f := p.JSON; f != nil {
-		w.WriteString(`<details class="json"`)
-		if f.Open {
-			w.WriteString(` open`)
-		}
-		w.WriteString(`><summary>`)
-		htmlEscape(w, f.Summary)
-		wrapHTML(w, `</summary><pre class="chroma code">`, f.HTML, `</pre></details>`)
+		writeFold(w, "json", f.Open, f, `<pre class="chroma code">`, `</pre>`)
 	}
 	if p.Diff != "" {
 		wrapHTML(w, `<div class="diff-wrap">`, p.Diff, `</div>`)
@@ -139,6 +125,23 @@ func writeTool(w *bytes.Buffer, t *toolView) {
 		w.WriteString(`<p class="note note-info">no result recorded</p>`)
 	}
 	w.WriteString(`</div>`)
+}
+
+// writeFold writes a fold as a <details> of the class: open when open is
+// set (the template writes the attribute for thinking and JSON folds, never
+// for the rest of an output), its HTML between body and end.
+func writeFold(w *bytes.Buffer, class string, open bool, f *fold, body, end string) {
+	w.WriteString(`<details class="`)
+	w.WriteString(class)
+	w.WriteByte('"')
+	if open {
+		w.WriteString(` open`)
+	}
+	w.WriteString(`><summary>`)
+	htmlEscape(w, f.Summary)
+	w.WriteString(`</summary>`)
+	wrapHTML(w, body, f.HTML, end)
+	w.WriteString(`</details>`)
 }
 
 func wrapHTML(w *bytes.Buffer, open string, h template.HTML, close string) {
