@@ -297,6 +297,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}); err != nil {
 		return err
 	}
+	ec.dropRowText()
 	if err := r.writeEntries(w, ec, stored, storedPos, shownImages); err != nil {
 		return err
 	}

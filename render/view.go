@@ -94,21 +94,35 @@ type entryContext struct {
 
 // callRef is a tool call, by what the page needs of it without its body.
 type callRef struct {
-	id      string
-	entry   *sessiontree.Entry // the assistant message that made it
-	name    string
-	summary string // as in tree rows: "read: path:1-10"
+	id    string
+	entry *sessiontree.Entry // the assistant message that made it
+	name  string
 }
 
-// scan is the first of the two passes over a session: every entry is
-// decoded once, on every core, and only what the page needs besides the
+// dropRowText lets the rows' text go once the tree's JSON is written: it
+// is read nowhere else, and while the entries are rendered it was a tenth
+// of what the collector had to mark at every cycle (10 MB of 75 at
+// 100,000 entries), in a heap held near its limit.
+func (ec *entryContext) dropRowText() {
+	for i := range ec.rows {
+		ec.rows[i].text = ""
+	}
+}
+
+// scan is the first of the two passes over a session: every entry's
+// outline (sessiontree's DecodeOutline: no thinking, output or pictures)
+// is decoded once, on every core, and only what the page needs besides the
 // entry's own HTML is kept: its tree row and the tool calls it makes or
 // answers. The second pass decodes entries again, a batch at a time, to
 // render them: memory holds rows and one batch, never every body at once.
 func scan(s *sessiontree.Session) *entryContext {
+	type call struct {
+		callRef
+		summary string // as in tree rows: "read: path:1-10"
+	}
 	type found struct {
 		row    rowInfo
-		calls  []callRef
+		calls  []call
 		callID string // toolResult: the call it answers
 	}
 	per := make([]found, len(s.Entries))
@@ -123,7 +137,9 @@ func scan(s *sessiontree.Session) *entryContext {
 				return
 			}
 		}
-		b, err := e.Decode()
+		// The outline: all that rows and calls need, without thinking
+		// and other bulk.
+		b, err := e.DecodeOutline()
 		if err != nil {
 			b = nil
 		}
@@ -135,7 +151,7 @@ func scan(s *sessiontree.Session) *entryContext {
 		case sessiontree.RoleAssistant:
 			for _, blk := range m.Content {
 				if blk.Type == "toolCall" && blk.ID != "" {
-					per[i].calls = append(per[i].calls, callRef{blk.ID, e, blk.Name, toolSummary(blk.Name, decodeArgs(blk.Arguments))})
+					per[i].calls = append(per[i].calls, call{callRef{blk.ID, e, blk.Name}, toolSummary(blk.Name, decodeArgs(blk.Arguments))})
 				}
 			}
 		case sessiontree.RoleToolResult:
@@ -152,17 +168,20 @@ func scan(s *sessiontree.Session) *entryContext {
 	// In file order: a result pairs with a call made before it. The result
 	// shown inside a call's card is the first, in file order, that
 	// descends from the calling message; others are entries of their own.
+	// The calls' summaries are only needed here, for their results' rows.
+	summaries := map[string]string{}
 	for i, e := range s.Entries {
 		f := &per[i]
 		for _, c := range f.calls {
 			if _, dup := ec.calls[c.id]; !dup {
-				ec.calls[c.id] = c
+				ec.calls[c.id] = c.callRef
+				summaries[c.id] = c.summary
 			}
 		}
 		if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult {
 			call, ok := ec.calls[f.callID]
 			if ok {
-				f.row.text = "[" + call.summary + "]"
+				f.row.text = "[" + summaries[f.callID] + "]"
 				if ec.results[f.callID] == nil && descends(e, call.entry) {
 					ec.results[f.callID] = e
 					f.row.flags |= flagEmbedded
