@@ -9,11 +9,11 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// checkBodyReader requires readBody to read raw exactly as json.Unmarshal
+// checkWalkerBody requires readBody to read raw exactly as json.Unmarshal
 // reads it into a Body (with the lenient options of every session decode),
 // failing on the same input, and the outline to be that Body without its
 // bulk.
-func checkBodyReader(tb testing.TB, raw []byte) {
+func checkWalkerBody(tb testing.TB, raw []byte) {
 	tb.Helper()
 	var want, got, outline Body
 	werr := json.Unmarshal(raw, &want, jsonOpts)
@@ -82,9 +82,9 @@ var bodyCases = []string{
 	`{"message":{"content":[{"type":"text","redacted":"no"}]}}`,
 }
 
-func TestBodyReaderMatchesUnmarshal(t *testing.T) {
+func TestWalkerBodyMatchesUnmarshal(t *testing.T) {
 	for _, c := range bodyCases {
-		checkBodyReader(t, []byte(c))
+		checkWalkerBody(t, []byte(c))
 	}
 	// And every entry of every session under testdata.
 	n := 0
@@ -98,7 +98,7 @@ func TestBodyReaderMatchesUnmarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkBodyReader(t, raw)
+			checkWalkerBody(t, raw)
 			n++
 		}
 	}
@@ -107,9 +107,9 @@ func TestBodyReaderMatchesUnmarshal(t *testing.T) {
 	}
 }
 
-// FuzzBodyReader compares readBody with json.Unmarshal on arbitrary JSON
+// FuzzWalkerBody compares readBody with json.Unmarshal on arbitrary JSON
 // objects, and requires it not to panic on anything else.
-func FuzzBodyReader(f *testing.F) {
+func FuzzWalkerBody(f *testing.F) {
 	for _, c := range bodyCases {
 		f.Add([]byte(c))
 	}
@@ -130,6 +130,84 @@ func FuzzBodyReader(f *testing.F) {
 		if len(raw) == 0 || raw[0] != '{' || !jsontext.Value(raw).IsValid(jsonOpts) {
 			return // entries are JSON objects, checked at load
 		}
-		checkBodyReader(t, raw)
+		checkWalkerBody(t, raw)
+	})
+}
+
+// checkWalkerHead requires readHead to read raw, a valid JSON object, as
+// json.Unmarshal reads it into a head (the lenient types' methods).
+func checkWalkerHead(tb testing.TB, raw []byte) {
+	tb.Helper()
+	var want, got head
+	werr := json.Unmarshal(raw, &want, jsonOpts)
+	gerr := readHead(raw, &got)
+	if (werr == nil) != (gerr == nil) {
+		tb.Fatalf("%s\njson.Unmarshal error %v, readHead error %v", raw, werr, gerr)
+	}
+	if werr == nil && !reflect.DeepEqual(got, want) {
+		tb.Fatalf("%s\nreadHead       %+v\njson.Unmarshal %+v", raw, got, want)
+	}
+}
+
+// headCases take readHead through the lenient types' rules.
+var headCases = []string{
+	`{"type":"session","version":3,"id":"x","timestamp":"t","cwd":"/c"}`,
+	`{"type":5,"id":7,"parentId":null,"timestamp":{},"version":null}`,
+	`{"id":"a","id":5,"parentId":"p","parentId":null}`,
+	`{"version":"3","firstKeptEntryIndex":[1],"tokensBefore":"x"}`,
+	`{"version":1e999,"tokensBefore":-1e999,"firstKeptEntryIndex":2.5}`,
+	`{"version":3,"version":null}`,
+	`{"message":{"role":"assistant","content":[{"type":"toolCall"},{"type":"text","text":"  NO_REPLY"},{"type":"text","text":"x"},5,null,{"type":"toolCall","type":"text"}],"usage":{"input":1,"cost":{"total":2},"cost":5}}}`,
+	`{"message":{"content":"\n\tNO_REPLY"},"message":{"role":"user"}}`,
+	`{"message":{"content":[{"type":"toolCall"}],"content":[{"type":"toolCall"}],"content":"x"}}`,
+	`{"message":"x","usage":[1],"display":"true"}`,
+	`{"message":{"display":true,"display":null,"usage":{"cost":{"input":"1"}},"usage":null}}`,
+	`{"message":{"content":[{"text":5,"type":"text"}]}}`,
+	`{"typ\u0065":"message","m\u0065ssage":{"r\u006fle":"user"}}`,
+	"{\"type\":\"message\",\"summary\":\"bad \xff utf-8\",\"label\":\"\\ud800\"}",
+	`{"type":"model_change","provider":"p","modelId":"m","model":"a/b","role":"default"}`,
+	`{"type":"custom_message","customType":"c","display":true,"source":"prompt","fromId":"f","targetId":"t","name":"n","thinkingLevel":"high","firstKeptEntryId":"k"}`,
+}
+
+func TestWalkerHeadMatchesUnmarshal(t *testing.T) {
+	for _, c := range headCases {
+		checkWalkerHead(t, []byte(c))
+	}
+	n := 0
+	for _, data := range fuzzSeeds(t) {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			line = bytes.TrimSpace(line)
+			if len(line) > 0 && line[0] == '{' && jsontext.Value(line).IsValid(jsonOpts) {
+				checkWalkerHead(t, line)
+				n++
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d lines compared", n)
+	}
+}
+
+// FuzzWalkerHead compares readHead with json.Unmarshal on arbitrary JSON
+// objects, and requires it not to panic on anything else.
+func FuzzWalkerHead(f *testing.F) {
+	for _, c := range headCases {
+		f.Add([]byte(c))
+	}
+	for _, data := range fuzzSeeds(f) {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) < 4096 {
+				f.Add(line)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var h head
+		_ = readHead(raw, &h)
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || raw[0] != '{' || !jsontext.Value(raw).IsValid(jsonOpts) {
+			return
+		}
+		checkWalkerHead(t, raw)
 	})
 }

@@ -10,28 +10,32 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// bodyReader decodes an entry into a Body as json.Unmarshal(raw, &body,
-// jsonOpts) would, field for field and null for null, failing where it
-// fails (on a field of the wrong JSON type), but without a tokenizer: the
-// entry was checked to be valid JSON when the session was loaded, and
-// Entry.Raw checks that its bytes are the same ones, so it only needs to
-// be walked. Strings are found with bytes.IndexByte and copied as they are
-// unless they hold an escape or broken UTF-8 (jsontext.AppendUnquote then
-// reads them). Decoding with json.Unmarshal, whose tokenizer checks every
-// byte as it goes, took 1.3 s for the 100,000 entries of a generated 85 MB
-// session on one core; this takes 0.77 s, and an export decodes every
-// entry twice (DecodeOutline, then Decode).
+// walker reads JSON that is known to be valid, without a tokenizer: a
+// line is checked once, when the session is loaded (jsontext.Value.IsValid,
+// then readHead), and Entry.Raw checks by CRC that the bytes read again
+// are the same ones, so the readers built on it (readHead, readBody) only
+// need to walk them. Strings are found with bytes.IndexByte and copied as
+// they are unless they hold an escape or broken UTF-8 (jsontext.AppendUnquote
+// then reads them).
 //
-// FuzzBodyReader holds it to json.Unmarshal on arbitrary JSON; on anything
-// else it returns an error (errSyntax), never panics.
-type bodyReader struct {
+// Why: json.Unmarshal's tokenizer checks every byte as it goes, and an
+// export reads every entry three times (its head at load, its outline for
+// the tree, all of it to render it). Decoding the bodies of the 100,000
+// entries of a generated 85 MB session took 1.3 s on one core with
+// json.Unmarshal, 0.77 s with readBody.
+//
+// Each reader is held to json.Unmarshal, field for field, null for null and
+// error for error, by a fuzz test on arbitrary JSON (FuzzWalkerBody,
+// FuzzWalkerHead); on anything else the walker returns errSyntax, never
+// panics.
+type walker struct {
 	b []byte
 	i int
 	// outline: thinking, pictures, command output and details are checked
 	// for their type and skipped (DecodeOutline).
 	outline bool
-	// mistyped: a field had the wrong JSON type. json.Unmarshal goes on
-	// and fails at the end; so does readBody.
+	// mistyped: a field of a Body had the wrong JSON type. json.Unmarshal
+	// goes on and fails at the end; so does readBody.
 	mistyped bool
 }
 
@@ -42,25 +46,25 @@ var (
 
 // readBody decodes raw (one JSON object) into b.
 func readBody(raw []byte, b *Body, outline bool) error {
-	br := bodyReader{b: raw, outline: outline}
-	if err := br.body(b); err != nil {
+	w := walker{b: raw, outline: outline}
+	if err := w.body(b); err != nil {
 		return err
 	}
-	if br.ws(); br.i != len(raw) {
+	if w.ws(); w.i != len(raw) {
 		return errSyntax
 	}
-	if br.mistyped {
+	if w.mistyped {
 		return errMistyped
 	}
 	return nil
 }
 
 // ws skips white space.
-func (br *bodyReader) ws() {
-	for br.i < len(br.b) {
-		switch br.b[br.i] {
+func (w *walker) ws() {
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
 		case ' ', '\t', '\n', '\r':
-			br.i++
+			w.i++
 		default:
 			return
 		}
@@ -69,12 +73,12 @@ func (br *bodyReader) ws() {
 
 // kind is the kind of the next value, as jsontext.Kind: '"', '{', '[',
 // 't', 'f', 'n', '0' for a number; 0 at the end.
-func (br *bodyReader) kind() byte {
-	br.ws()
-	if br.i >= len(br.b) {
+func (w *walker) kind() byte {
+	w.ws()
+	if w.i >= len(w.b) {
 		return 0
 	}
-	switch c := br.b[br.i]; c {
+	switch c := w.b[w.i]; c {
 	case '"', '{', '[', 't', 'f', 'n':
 		return c
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -84,13 +88,13 @@ func (br *bodyReader) kind() byte {
 }
 
 // rawString reads a string, returning it with its quotes.
-func (br *bodyReader) rawString() ([]byte, error) {
-	if br.kind() != '"' {
+func (w *walker) rawString() ([]byte, error) {
+	if w.kind() != '"' {
 		return nil, errSyntax
 	}
-	start := br.i
+	start := w.i
 	for j := start + 1; ; {
-		k := bytes.IndexByte(br.b[j:], '"')
+		k := bytes.IndexByte(w.b[j:], '"')
 		if k < 0 {
 			return nil, errSyntax
 		}
@@ -98,12 +102,12 @@ func (br *bodyReader) rawString() ([]byte, error) {
 		// The quote ends the string unless an odd number of
 		// backslashes escape it.
 		n := 0
-		for p := q - 1; p > start && br.b[p] == '\\'; p-- {
+		for p := q - 1; p > start && w.b[p] == '\\'; p-- {
 			n++
 		}
 		if n%2 == 0 {
-			br.i = q + 1
-			return br.b[start:br.i], nil
+			w.i = q + 1
+			return w.b[start:w.i], nil
 		}
 		j = q + 1
 	}
@@ -122,26 +126,26 @@ func unquote(raw []byte) string {
 }
 
 // rawValue reads any value, returning its bytes.
-func (br *bodyReader) rawValue() ([]byte, error) {
-	k := br.kind()
-	start := br.i
+func (w *walker) rawValue() ([]byte, error) {
+	k := w.kind()
+	start := w.i
 	switch k {
 	case '"':
-		return br.rawString()
+		return w.rawString()
 	case 't', 'n':
-		br.i += 4
+		w.i += 4
 	case 'f':
-		br.i += 5
+		w.i += 5
 	case '0':
-		for br.i < len(br.b) && strings.IndexByte("-+.eE0123456789", br.b[br.i]) >= 0 {
-			br.i++
+		for w.i < len(w.b) && strings.IndexByte("-+.eE0123456789", w.b[w.i]) >= 0 {
+			w.i++
 		}
 	case '{', '[':
 		depth := 0
-		for br.i < len(br.b) {
-			switch br.b[br.i] {
+		for w.i < len(w.b) {
+			switch w.b[w.i] {
 			case '"':
-				if _, err := br.rawString(); err != nil {
+				if _, err := w.rawString(); err != nil {
 					return nil, err
 				}
 				continue
@@ -150,39 +154,39 @@ func (br *bodyReader) rawValue() ([]byte, error) {
 			case '}', ']':
 				depth--
 			}
-			br.i++
+			w.i++
 			if depth == 0 {
-				return br.b[start:br.i], nil
+				return w.b[start:w.i], nil
 			}
 		}
 		return nil, errSyntax
 	default:
 		return nil, errSyntax
 	}
-	if br.i > len(br.b) {
+	if w.i > len(w.b) {
 		return nil, errSyntax
 	}
-	return br.b[start:br.i], nil
+	return w.b[start:w.i], nil
 }
 
-func (br *bodyReader) skip() error {
-	_, err := br.rawValue()
+func (w *walker) skip() error {
+	_, err := w.rawValue()
 	return err
 }
 
 // at reports whether the next byte past white space is c.
-func (br *bodyReader) at(c byte) bool {
-	br.ws()
-	return br.i < len(br.b) && br.b[br.i] == c
+func (w *walker) at(c byte) bool {
+	w.ws()
+	return w.i < len(w.b) && w.b[w.i] == c
 }
 
 // punct reads the punctuation c.
-func (br *bodyReader) punct(c byte) error {
-	br.ws()
-	if br.i >= len(br.b) || br.b[br.i] != c {
+func (w *walker) punct(c byte) error {
+	w.ws()
+	if w.i >= len(w.b) || w.b[w.i] != c {
 		return errSyntax
 	}
-	br.i++
+	w.i++
 	return nil
 }
 
@@ -190,27 +194,27 @@ func (br *bodyReader) punct(c byte) error {
 // unquoted name (valid until the next read), or notes a mistyped value.
 // null leaves the target as it is: callers zero it where json.Unmarshal
 // would.
-func (br *bodyReader) object(field func(name []byte) error) (isNull bool, err error) {
-	switch br.kind() {
+func (w *walker) object(field func(name []byte) error) (isNull bool, err error) {
+	switch w.kind() {
 	case '{':
-		br.i++
+		w.i++
 	case 'n':
-		return true, br.skip()
+		return true, w.skip()
 	default:
-		br.mistyped = true
-		return false, br.skip()
+		w.mistyped = true
+		return false, w.skip()
 	}
 	for first := true; ; first = false {
-		if br.at('}') {
-			br.i++
+		if w.at('}') {
+			w.i++
 			return false, nil
 		}
 		if !first {
-			if err := br.punct(','); err != nil {
+			if err := w.punct(','); err != nil {
 				return false, err
 			}
 		}
-		name, err := br.rawString()
+		name, err := w.rawString()
 		if err != nil {
 			return false, err
 		}
@@ -221,7 +225,7 @@ func (br *bodyReader) object(field func(name []byte) error) (isNull bool, err er
 		} else {
 			name = name[1 : len(name)-1]
 		}
-		if err := br.punct(':'); err != nil {
+		if err := w.punct(':'); err != nil {
 			return false, err
 		}
 		if err := field(name); err != nil {
@@ -230,82 +234,82 @@ func (br *bodyReader) object(field func(name []byte) error) (isNull bool, err er
 	}
 }
 
-func (br *bodyReader) body(b *Body) error {
-	_, err := br.object(func(name []byte) error {
+func (w *walker) body(b *Body) error {
+	_, err := w.object(func(name []byte) error {
 		switch string(name) {
 		case "message":
-			return br.message(&b.Message)
+			return w.message(&b.Message)
 		case "content":
-			return br.blocks(&b.Content)
+			return w.blocks(&b.Content)
 		case "details":
-			return br.bulkValue(&b.Details)
+			return w.bulkValue(&b.Details)
 		case "data":
-			return br.bulkValue(&b.Data)
+			return w.bulkValue(&b.Data)
 		case "fromHook":
-			return br.boolean(&b.FromHook)
+			return w.boolean(&b.FromHook)
 		case "fromExtension":
-			return br.boolean(&b.FromExtension)
+			return w.boolean(&b.FromExtension)
 		}
-		return br.skip()
+		return w.skip()
 	})
 	return err
 }
 
 // message reads into *mp: a member given twice fills the same Message, as
 // json.Unmarshal does through a pointer.
-func (br *bodyReader) message(mp **Message) error {
-	if br.kind() == '{' && *mp == nil {
+func (w *walker) message(mp **Message) error {
+	if w.kind() == '{' && *mp == nil {
 		*mp = new(Message)
 	}
 	m := *mp
-	isNull, err := br.object(func(name []byte) error {
+	isNull, err := w.object(func(name []byte) error {
 		switch string(name) {
 		case "role":
-			return br.str(&m.Role)
+			return w.str(&m.Role)
 		case "content":
-			return br.blocks(&m.Content)
+			return w.blocks(&m.Content)
 		case "timestamp":
-			return br.float(&m.Timestamp)
+			return w.float(&m.Timestamp)
 		case "api":
-			return br.str(&m.API)
+			return w.str(&m.API)
 		case "provider":
-			return br.str(&m.Provider)
+			return w.str(&m.Provider)
 		case "model":
-			return br.str(&m.Model)
+			return w.str(&m.Model)
 		case "usage":
-			return br.usage(&m.Usage)
+			return w.usage(&m.Usage)
 		case "stopReason":
-			return br.str(&m.StopReason)
+			return w.str(&m.StopReason)
 		case "errorMessage":
-			return br.str(&m.ErrorMessage)
+			return w.str(&m.ErrorMessage)
 		case "toolCallId":
-			return br.str(&m.ToolCallID)
+			return w.str(&m.ToolCallID)
 		case "toolName":
-			return br.str(&m.ToolName)
+			return w.str(&m.ToolName)
 		case "details":
-			return br.bulkValue(&m.Details)
+			return w.bulkValue(&m.Details)
 		case "isError":
-			return br.boolean(&m.IsError)
+			return w.boolean(&m.IsError)
 		case "command":
-			return br.str(&m.Command)
+			return w.str(&m.Command)
 		case "output":
-			return br.bulkStr(&m.Output)
+			return w.bulkStr(&m.Output)
 		case "exitCode":
-			return br.intPtr(&m.ExitCode)
+			return w.intPtr(&m.ExitCode)
 		case "cancelled":
-			return br.boolean(&m.Cancelled)
+			return w.boolean(&m.Cancelled)
 		case "truncated":
-			return br.boolean(&m.Truncated)
+			return w.boolean(&m.Truncated)
 		case "fullOutputPath":
-			return br.str(&m.FullOutputPath)
+			return w.str(&m.FullOutputPath)
 		case "excludeFromContext":
-			return br.boolean(&m.ExcludeFromContext)
+			return w.boolean(&m.ExcludeFromContext)
 		case "customType":
-			return br.str(&m.CustomType)
+			return w.str(&m.CustomType)
 		case "display":
-			return br.boolean(&m.Display)
+			return w.boolean(&m.Display)
 		}
-		return br.skip()
+		return w.skip()
 	})
 	if isNull {
 		*mp = nil
@@ -315,63 +319,63 @@ func (br *bodyReader) message(mp **Message) error {
 
 // blocks reads message content as Blocks.UnmarshalJSONFrom does: a string
 // is one text block, an array is blocks, anything else is no content.
-func (br *bodyReader) blocks(bs *Blocks) error {
-	switch br.kind() {
+func (w *walker) blocks(bs *Blocks) error {
+	switch w.kind() {
 	case '"':
-		raw, err := br.rawString()
+		raw, err := w.rawString()
 		if err != nil {
 			return err
 		}
 		*bs = Blocks{{Type: "text", Text: unquote(raw)}}
 		return nil
 	case '[':
-		br.i++
+		w.i++
 	default:
 		*bs = nil
-		return br.skip()
+		return w.skip()
 	}
 	list := Blocks{}
 	for first := true; ; first = false {
-		if br.at(']') {
-			br.i++
+		if w.at(']') {
+			w.i++
 			*bs = list
 			return nil
 		}
 		if !first {
-			if err := br.punct(','); err != nil {
+			if err := w.punct(','); err != nil {
 				return err
 			}
 		}
 		list = append(list, Block{})
-		if err := br.block(&list[len(list)-1]); err != nil {
+		if err := w.block(&list[len(list)-1]); err != nil {
 			return err
 		}
 	}
 }
 
-func (br *bodyReader) block(b *Block) error {
-	isNull, err := br.object(func(name []byte) error {
+func (w *walker) block(b *Block) error {
+	isNull, err := w.object(func(name []byte) error {
 		switch string(name) {
 		case "type":
-			return br.str(&b.Type)
+			return w.str(&b.Type)
 		case "text":
-			return br.str(&b.Text)
+			return w.str(&b.Text)
 		case "thinking":
-			return br.bulkStr(&b.Thinking)
+			return w.bulkStr(&b.Thinking)
 		case "redacted":
-			return br.boolean(&b.Redacted)
+			return w.boolean(&b.Redacted)
 		case "data":
-			return br.bulkStr(&b.Data)
+			return w.bulkStr(&b.Data)
 		case "mimeType":
-			return br.str(&b.MimeType)
+			return w.str(&b.MimeType)
 		case "id":
-			return br.str(&b.ID)
+			return w.str(&b.ID)
 		case "name":
-			return br.str(&b.Name)
+			return w.str(&b.Name)
 		case "arguments":
-			return br.value(&b.Arguments)
+			return w.value(&b.Arguments)
 		}
-		return br.skip()
+		return w.skip()
 	})
 	if isNull {
 		*b = Block{}
@@ -379,27 +383,27 @@ func (br *bodyReader) block(b *Block) error {
 	return err
 }
 
-func (br *bodyReader) usage(up **Usage) error {
-	if br.kind() == '{' && *up == nil {
+func (w *walker) usage(up **Usage) error {
+	if w.kind() == '{' && *up == nil {
 		*up = new(Usage)
 	}
 	u := *up
-	isNull, err := br.object(func(name []byte) error {
+	isNull, err := w.object(func(name []byte) error {
 		switch string(name) {
 		case "input":
-			return br.float(&u.Input)
+			return w.float(&u.Input)
 		case "output":
-			return br.float(&u.Output)
+			return w.float(&u.Output)
 		case "cacheRead":
-			return br.float(&u.CacheRead)
+			return w.float(&u.CacheRead)
 		case "cacheWrite":
-			return br.float(&u.CacheWrite)
+			return w.float(&u.CacheWrite)
 		case "totalTokens":
-			return br.float(&u.TotalTokens)
+			return w.float(&u.TotalTokens)
 		case "cost":
-			return br.cost(&u.Cost)
+			return w.cost(&u.Cost)
 		}
-		return br.skip()
+		return w.skip()
 	})
 	if isNull {
 		*up = nil
@@ -407,21 +411,21 @@ func (br *bodyReader) usage(up **Usage) error {
 	return err
 }
 
-func (br *bodyReader) cost(c *UsageCost) error {
-	isNull, err := br.object(func(name []byte) error {
+func (w *walker) cost(c *UsageCost) error {
+	isNull, err := w.object(func(name []byte) error {
 		switch string(name) {
 		case "input":
-			return br.float(&c.Input)
+			return w.float(&c.Input)
 		case "output":
-			return br.float(&c.Output)
+			return w.float(&c.Output)
 		case "cacheRead":
-			return br.float(&c.CacheRead)
+			return w.float(&c.CacheRead)
 		case "cacheWrite":
-			return br.float(&c.CacheWrite)
+			return w.float(&c.CacheWrite)
 		case "total":
-			return br.float(&c.Total)
+			return w.float(&c.Total)
 		}
-		return br.skip()
+		return w.skip()
 	})
 	if isNull {
 		*c = UsageCost{}
@@ -432,10 +436,10 @@ func (br *bodyReader) cost(c *UsageCost) error {
 // The scalars, with json.Unmarshal's rules: null is the zero value; any
 // other JSON type is a mistyped field.
 
-func (br *bodyReader) str(s *string) error {
-	switch br.kind() {
+func (w *walker) str(s *string) error {
+	switch w.kind() {
 	case '"':
-		raw, err := br.rawString()
+		raw, err := w.rawString()
 		if err != nil {
 			return err
 		}
@@ -444,67 +448,67 @@ func (br *bodyReader) str(s *string) error {
 	case 'n':
 		*s = ""
 	default:
-		br.mistyped = true
+		w.mistyped = true
 	}
-	return br.skip()
+	return w.skip()
 }
 
 // bulkStr is str, but in an outline only checks the type.
-func (br *bodyReader) bulkStr(s *string) error {
-	if !br.outline {
-		return br.str(s)
+func (w *walker) bulkStr(s *string) error {
+	if !w.outline {
+		return w.str(s)
 	}
-	switch br.kind() {
+	switch w.kind() {
 	case '"', 'n':
 	default:
-		br.mistyped = true
+		w.mistyped = true
 	}
-	return br.skip()
+	return w.skip()
 }
 
-func (br *bodyReader) boolean(b *bool) error {
-	switch k := br.kind(); k {
+func (w *walker) boolean(b *bool) error {
+	switch k := w.kind(); k {
 	case 't', 'f', 'n':
 		*b = k == 't'
 	default:
-		br.mistyped = true
+		w.mistyped = true
 	}
-	return br.skip()
+	return w.skip()
 }
 
-func (br *bodyReader) float(f *float64) error {
-	switch br.kind() {
+func (w *walker) float(f *float64) error {
+	switch w.kind() {
 	case '0':
-		v, err := br.rawValue()
+		v, err := w.rawValue()
 		if err != nil {
 			return err
 		}
 		x, err := strconv.ParseFloat(string(v), 64)
 		*f = x
 		if err != nil {
-			br.mistyped = true // out of range, as json.Unmarshal reports
+			w.mistyped = true // out of range, as json.Unmarshal reports
 		}
 		return nil
 	case 'n':
 		*f = 0
 	default:
-		br.mistyped = true
+		w.mistyped = true
 	}
-	return br.skip()
+	return w.skip()
 }
 
 // intPtr reads an integer as json.Unmarshal reads one into a *int: digits
 // only (no fraction or exponent), in range.
-func (br *bodyReader) intPtr(p **int) error {
-	switch br.kind() {
+func (w *walker) intPtr(p **int) error {
+	switch w.kind() {
 	case '0':
-		v, err := br.rawValue()
+		v, err := w.rawValue()
 		if err != nil {
 			return err
 		}
 		n, err := strconv.ParseInt(string(v), 10, strconv.IntSize)
 		if err != nil {
-			br.mistyped = true
+			w.mistyped = true
 			return nil
 		}
 		if *p == nil {
@@ -515,15 +519,15 @@ func (br *bodyReader) intPtr(p **int) error {
 	case 'n':
 		*p = nil
 	default:
-		br.mistyped = true
+		w.mistyped = true
 	}
-	return br.skip()
+	return w.skip()
 }
 
 // value keeps any JSON value as it is written (null included), as a
 // jsontext.Value field does.
-func (br *bodyReader) value(v *jsontext.Value) error {
-	raw, err := br.rawValue()
+func (w *walker) value(v *jsontext.Value) error {
+	raw, err := w.rawValue()
 	if err != nil {
 		return err
 	}
@@ -532,9 +536,9 @@ func (br *bodyReader) value(v *jsontext.Value) error {
 }
 
 // bulkValue is value, but in an outline only skips.
-func (br *bodyReader) bulkValue(v *jsontext.Value) error {
-	if br.outline {
-		return br.skip()
+func (w *walker) bulkValue(v *jsontext.Value) error {
+	if w.outline {
+		return w.skip()
 	}
-	return br.value(v)
+	return w.value(v)
 }
