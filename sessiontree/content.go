@@ -105,18 +105,12 @@ func (e *Entry) Decode() (*Body, error) {
 // contents, command output), and a pass that pairs results with their
 // calls needs nothing else. The error is Decode's for the same entry.
 func (e *Entry) DecodeToolCallID() (string, error) {
-	var b struct {
-		Message *struct {
-			ToolCallID string `json:"toolCallId"`
-		} `json:"message"`
-	}
-	if err := e.withRaw(func(raw jsontext.Value) error { return json.Unmarshal(raw, &b, jsonOpts) }); err != nil {
-		return "", err
-	}
-	if b.Message == nil {
-		return "", nil
-	}
-	return b.Message.ToolCallID, nil
+	var id string
+	err := e.withRaw(func(raw jsontext.Value) (err error) {
+		id, err = readToolCallID(raw)
+		return err
+	})
+	return id, err
 }
 
 // DecodeOutline reads what a list of entries shows of one (a tree row,

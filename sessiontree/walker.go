@@ -255,6 +255,40 @@ func (w *walker) body(b *Body) error {
 	return err
 }
 
+// readToolCallID reads message.toolCallId alone, as json.Unmarshal reads
+// it into struct{ Message *struct{ ToolCallID string } }: the rest, most
+// of a result's bytes, is skipped.
+func readToolCallID(raw []byte) (string, error) {
+	w := walker{b: raw}
+	var id string
+	_, err := w.object(func(name []byte) error {
+		if string(name) != "message" {
+			return w.skip()
+		}
+		if w.kind() == 'n' {
+			id = "" // a nil pointer; a later object starts afresh
+			return w.skip()
+		}
+		_, err := w.object(func(name []byte) error {
+			if string(name) == "toolCallId" {
+				return w.str(&id)
+			}
+			return w.skip()
+		})
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	if w.ws(); w.i != len(raw) {
+		return "", errSyntax
+	}
+	if w.mistyped {
+		return "", errMistyped
+	}
+	return id, nil
+}
+
 // message reads into *mp: a member given twice fills the same Message, as
 // json.Unmarshal does through a pointer.
 func (w *walker) message(mp **Message) error {

@@ -21,6 +21,19 @@ func checkWalkerBody(tb testing.TB, raw []byte) {
 	if (werr == nil) != (gerr == nil) {
 		tb.Fatalf("%s\njson.Unmarshal error %v, readBody error %v", raw, werr, gerr)
 	}
+	var call struct {
+		Message *struct {
+			ToolCallID string `json:"toolCallId"`
+		} `json:"message"`
+	}
+	cerr := json.Unmarshal(raw, &call, jsonOpts)
+	id, ierr := readToolCallID(raw)
+	if (cerr == nil) != (ierr == nil) {
+		tb.Fatalf("%s\njson.Unmarshal error %v, readToolCallID error %v", raw, cerr, ierr)
+	}
+	if cerr == nil && call.Message != nil && id != call.Message.ToolCallID || call.Message == nil && id != "" {
+		tb.Fatalf("%s\nreadToolCallID %q, json.Unmarshal %+v", raw, id, call.Message)
+	}
 	oerr := readBody(raw, &outline, true)
 	if (werr == nil) != (oerr == nil) {
 		tb.Fatalf("%s\njson.Unmarshal error %v, outline error %v", raw, werr, oerr)
@@ -76,6 +89,11 @@ var bodyCases = []string{
 	"{\"message\":{\"role\":\"us\\u0065r\xff\"}}",
 	`{"message":{"content":[{"type":"toolCall","id":"c","name":"read","arguments":{"path":"p"}},{"type":"toolCall","arguments":null},{"arguments":[1]}]}}`,
 	`{"message":{"isError":"yes"}}`,
+	`{"message":{"role":"toolResult","toolCallId":"a","content":[{"type":"text","text":"out"}]}}`,
+	`{"message":{"toolCallId":"a"},"message":{"role":"x"}}`,
+	`{"message":{"toolCallId":"a"},"message":null,"message":{"role":"x"}}`,
+	`{"message":{"toolCallId":5}}`,
+	`{"message":{"toolCallId":null}}`,
 	`{"message":{"display":1}}`,
 	`{"fromHook":true,"fromExtension":null,"data":{"k":[]}}`,
 	`{"fromHook":"true"}`,
