@@ -1,0 +1,120 @@
+package render
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// plainCases are texts at the edge of what plainMarkdown accepts.
+var plainCases = []struct {
+	src   string
+	plain bool
+}{
+	{"Running the tests to see the current state.", true},
+	{"One line.\nAnother line.", true},
+	{"First paragraph.\n\n\nSecond, \"quoted\" (and 100% sure)!\n", true},
+	{"\n\nLeading blank lines, trailing ones\n\n\n", true},
+	{"Non-ASCII, café, 日本語, emoji 🎉.", true},
+	{"x = y + z; a-b {c} ^d $e", true},
+	{"Visit WWW.example.com today", false},
+	{"see https://example.com", false},
+	{"a `code` span", false},
+	{"1. a list", false},
+	{"- item", false},
+	{"+ item", false},
+	{"Title\n===", false},
+	{"Title\n---", false},
+	{"    indented code", false},
+	{"trailing spaces  \nbreak", false},
+	{"a <b>tag</b>", false},
+	{"a & b", false},
+	{"*emphasis*", false},
+	{"snake_case", false},
+	{"a [link](x)", false},
+	{"# heading", false},
+	{"> quote", false},
+	{"a | table", false},
+	{"~~struck~~", false},
+	{"mail me@example.com", false},
+	{"tab\there", false},
+	{"broken \xff utf-8", false},
+	{"ends with a space ", false},
+}
+
+func TestPlainMarkdown(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range plainCases {
+		got, ok := plainMarkdown(c.src)
+		if ok != c.plain {
+			t.Errorf("plainMarkdown(%q): plain %v, want %v", c.src, ok, c.plain)
+			continue
+		}
+		if ok {
+			checkPlainMarkdown(t, r, c.src, got)
+		}
+	}
+}
+
+// checkPlainMarkdown requires plainMarkdown's html for src to be goldmark's.
+func checkPlainMarkdown(tb testing.TB, r *Renderer, src, html string) {
+	tb.Helper()
+	var want bytes.Buffer
+	if err := r.md.Convert([]byte(src), &want); err != nil {
+		tb.Fatal(err)
+	}
+	if html != want.String() {
+		tb.Fatalf("plainMarkdown(%q)\n%q\ngoldmark\n%q", src, html, want.String())
+	}
+}
+
+// FuzzPlainMarkdown: for every text plainMarkdown accepts, goldmark's HTML.
+func FuzzPlainMarkdown(f *testing.F) {
+	r, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range plainCases {
+		f.Add(c.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if html, ok := plainMarkdown(src); ok {
+			checkPlainMarkdown(t, r, src, html)
+		}
+	})
+}
+
+// TestPlainMarkdownRandom checks texts drawn from the characters
+// plainMarkdown accepts, with newlines, blank lines and spaces where they
+// matter, and a few it does not: more of them than the fuzzer reaches.
+func TestPlainMarkdownRandom(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pieces := []string{"a", "Z", "7", " ", " ", "\n", "\n\n", ".", ",", ";", "?", "'", `"`, "%", "/", "(", ")",
+		"-", "!", "=", "+", "{", "}", "^", "$", "é", "日", "🎉", "\u00a0", "\u2028", "www", "w.", "--", "==", "1.", "x"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	accepted := 0
+	for range n {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		if html, ok := plainMarkdown(b.String()); ok {
+			checkPlainMarkdown(t, r, b.String(), html)
+			accepted++
+		}
+	}
+	if accepted < n/10 {
+		t.Fatalf("only %d of %d texts accepted: the test checks little", accepted, n)
+	}
+}
