@@ -88,8 +88,11 @@ func blocksText(blocks sessiontree.Blocks, sep string) string {
 type args map[string]any
 
 func decodeArgs(raw jsontext.Value) args {
-	var a args
-	if len(raw) == 0 || json.Unmarshal(raw, &a) != nil {
+	if len(raw) == 0 {
+		return args{}
+	}
+	a, err := sessiontree.DecodeArguments(raw)
+	if err != nil {
 		return args{}
 	}
 	return a

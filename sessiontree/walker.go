@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -575,4 +576,68 @@ func (w *walker) bulkValue(v *jsontext.Value) error {
 		return w.skip()
 	}
 	return w.value(v)
+}
+
+// DecodeArguments decodes a tool call's arguments (Block.Arguments) as
+// json.Unmarshal, with its default options, decodes them into a
+// map[string]any: the same map, and an error for the same input (not an
+// object, broken UTF-8, a name given twice, a number out of range). It
+// checks the value with jsontext (fast), then walks it; nested arrays and
+// objects, rare in arguments, go through json.Unmarshal.
+//
+// Why: renderers decode the arguments of every call, twice (its tree row,
+// its card), and most of their bytes are strings (a file's new text) that
+// json.Unmarshal tokenizes byte by byte.
+func DecodeArguments(raw jsontext.Value) (map[string]any, error) {
+	if !raw.IsValid() {
+		var m map[string]any
+		return m, json.Unmarshal(raw, &m) // the error
+	}
+	w := walker{b: raw}
+	if w.kind() == 'n' {
+		return nil, nil
+	}
+	if w.kind() != '{' {
+		return nil, errMistyped
+	}
+	m := map[string]any{}
+	_, err := w.object(func(name []byte) error {
+		v, err := w.anyValue()
+		m[string(name)] = v
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// anyValue reads a value as json.Unmarshal reads it into an any.
+func (w *walker) anyValue() (any, error) {
+	switch w.kind() {
+	case '"':
+		raw, err := w.rawString()
+		if err != nil {
+			return nil, err
+		}
+		return unquote(raw), nil
+	case '0':
+		raw, err := w.rawValue()
+		if err != nil {
+			return nil, err
+		}
+		return strconv.ParseFloat(string(raw), 64)
+	case 't':
+		return true, w.skip()
+	case 'f':
+		return false, w.skip()
+	case 'n':
+		return nil, w.skip()
+	}
+	raw, err := w.rawValue()
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	return v, json.Unmarshal(raw, &v)
 }

@@ -229,3 +229,66 @@ func FuzzWalkerHead(f *testing.F) {
 		checkWalkerHead(t, raw)
 	})
 }
+
+// checkDecodeArguments requires DecodeArguments to read raw as
+// json.Unmarshal reads it into a map[string]any.
+func checkDecodeArguments(tb testing.TB, raw []byte) {
+	tb.Helper()
+	var want map[string]any
+	werr := json.Unmarshal(raw, &want)
+	got, gerr := DecodeArguments(raw)
+	if (werr == nil) != (gerr == nil) {
+		tb.Fatalf("%q\njson.Unmarshal error %v, DecodeArguments error %v", raw, werr, gerr)
+	}
+	if werr == nil && !reflect.DeepEqual(got, want) {
+		tb.Fatalf("%q\nDecodeArguments %#v\njson.Unmarshal  %#v", raw, got, want)
+	}
+}
+
+var argumentCases = []string{
+	`{"path":"a.go","offset":10,"limit":20}`,
+	`{"command":"ls -la\n","timeout":1.5e2,"background":false,"x":null,"y":true}`,
+	`{"edits":[{"oldText":"a","newText":"b"}],"opts":{"k":[1,"2",null]}}`,
+	`{}`, `null`, `[1]`, `"x"`, `5`, ``, ` {"a":1} `,
+	`{"a":1,"a":2}`,
+	`{"n":1e999}`, `{"n":-1e-999}`,
+	"{\"bad\":\"\xff\"}",
+	`{"esc":"tab\there \u00e9 \ud83d\ude00 \ud800"}`,
+	`{"k\u0065y":1}`,
+}
+
+func TestDecodeArgumentsMatchesUnmarshal(t *testing.T) {
+	for _, c := range argumentCases {
+		checkDecodeArguments(t, []byte(c))
+	}
+	n := 0
+	for _, data := range fuzzSeeds(t) {
+		s, err := Load(data, "seed")
+		if err != nil {
+			continue
+		}
+		for _, e := range s.Entries {
+			if b, err := e.Decode(); err == nil && b.Message != nil {
+				for _, blk := range b.Message.Content {
+					if blk.Type == "toolCall" {
+						checkDecodeArguments(t, blk.Arguments)
+						n++
+					}
+				}
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d tool calls compared", n)
+	}
+}
+
+// FuzzDecodeArguments compares DecodeArguments with json.Unmarshal.
+func FuzzDecodeArguments(f *testing.F) {
+	for _, c := range argumentCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkDecodeArguments(t, raw)
+	})
+}
