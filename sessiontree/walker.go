@@ -117,13 +117,49 @@ func (w *walker) rawString() ([]byte, error) {
 // unquote is the text of a string as the decoder reads it.
 func unquote(raw []byte) string {
 	in := raw[1 : len(raw)-1]
-	if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+	esc := bytes.IndexByte(in, '\\')
+	if !utf8.Valid(in) {
+		// Broken UTF-8 reads as U+FFFD (the error only says there was
+		// some).
+		out, _ := jsontext.AppendUnquote(nil, raw)
+		return string(out)
+	}
+	if esc < 0 {
 		return string(in)
 	}
-	// Escapes, or broken UTF-8 (which reads as U+FFFD: the error only
-	// says there was some).
-	out, _ := jsontext.AppendUnquote(nil, raw)
-	return string(out)
+	// Text with escapes: runs between them are copied whole. \u escapes
+	// (and their surrogate pairs) are left to jsontext.
+	var b strings.Builder
+	b.Grow(len(in))
+	for esc >= 0 {
+		b.Write(in[:esc])
+		if esc+1 >= len(in) {
+			break // cannot be: the string is valid JSON
+		}
+		var c byte
+		switch in[esc+1] {
+		case '"', '\\', '/':
+			c = in[esc+1]
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		default:
+			out, _ := jsontext.AppendUnquote(nil, raw)
+			return string(out)
+		}
+		b.WriteByte(c)
+		in = in[esc+2:]
+		esc = bytes.IndexByte(in, '\\')
+	}
+	b.Write(in)
+	return b.String()
 }
 
 // rawValue reads any value, returning its bytes.
