@@ -1024,7 +1024,7 @@ func TestBrowserNoNetwork(t *testing.T) {
 		switch {
 		case err != nil:
 			t.Errorf("request to an unparsable URL %q", r)
-		case u.Scheme == "data":
+		case u.Scheme == "data", u.Scheme == "blob": // pictures (blob: URLs the page's script made of them)
 		case u.Scheme == "file":
 			if strings.SplitN(r, "?", 2)[0] == page {
 				sawPage = true
@@ -1076,13 +1076,15 @@ func TestBrowserHostileContent(t *testing.T) {
   });
   walk(document);
   const handlers = [], links = [], scripts = [], styles = [], images = [];
+  const ourBlob = (el) => el.tagName === "IMG" && el.className === "image" && /^blob:/.test(el.getAttribute("src") || "");
   for (const el of all) {
     for (const a of el.attributes) if (/^on/i.test(a.name)) handlers.push(el.tagName + " " + a.name + "=" + a.value);
     const href = el.getAttribute("href") || el.getAttribute("xlink:href");
     if (href && !/^(https?:|mailto:|#)/i.test(href.trim())) links.push(el.tagName + " href=" + href);
     if (el.tagName === "SCRIPT" && !["tree-data", "source-data", "page-script"].includes(el.id) && !(el.type === "text/x-canopy" && el.parentNode.id === "store")) scripts.push(el.outerHTML.slice(0, 120));
     if (el.tagName === "STYLE" && el.parentNode !== document.head) styles.push(el.outerHTML.slice(0, 120));
-    if ((el.tagName === "IMG" || el.tagName === "svg" || el.tagName === "IFRAME") && !(el.getAttribute("src") || "").startsWith("data:")) images.push(el.outerHTML.slice(0, 120));
+    // A picture's src is its data: URL, or the blob: URL the page's script made of it.
+    if ((el.tagName === "IMG" || el.tagName === "svg" || el.tagName === "IFRAME") && !(el.getAttribute("src") || "").startsWith("data:") && !ourBlob(el)) images.push(el.outerHTML.slice(0, 120));
   }
   return {
     Pwned: typeof window.__pwned !== "undefined",
@@ -1423,6 +1425,8 @@ const corpusScan = `(() => {
   walk(document);
   const ours = new Set(["tree-data", "source-data", "page-script"]);
   const bad = [];
+  // A picture's src is its data: URL, or the blob: URL the page's script made of it.
+  const ourBlob = (el) => el.tagName === "IMG" && el.className === "image" && /^blob:/.test(el.getAttribute("src") || "");
   const deny = /^(script|style|iframe|frame|frameset|object|embed|base|meta|link|form|textarea|select|video|audio|source|svg|math|marquee|portal|noscript|noembed|xmp|plaintext|dialog|title|body|html|head)$/i;
   for (const el of all) {
     const tag = el.tagName.toLowerCase();
@@ -1438,11 +1442,11 @@ const corpusScan = `(() => {
       const name = a.name.toLowerCase(), v = a.value.trim();
       if (/^on/.test(name)) bad.push(tag + " " + name + "=" + v.slice(0, 80));
       if (name === "style" && !el.closest("#tree")) bad.push(tag + " style=" + v.slice(0, 80));
-      if (/^(src|srcset|srcdoc|data|action|formaction|ping|background|poster|xlink:href|autofocus)$/.test(name) && !/^data:image\/(png|jpeg|gif|webp)[;,]/i.test(v))
+      if (/^(src|srcset|srcdoc|data|action|formaction|ping|background|poster|xlink:href|autofocus)$/.test(name) && !/^data:image\/(png|jpeg|gif|webp)[;,]/i.test(v) && !ourBlob(el))
         bad.push(tag + " " + name + "=" + v.slice(0, 80));
       if (name === "href" && !/^(https?:|mailto:|#)/i.test(v)) bad.push(tag + " href=" + v.slice(0, 80));
     }
-    if (tag === "img" && !(el.getAttribute("src") || "").startsWith("data:")) bad.push("img " + el.outerHTML.slice(0, 100));
+    if (tag === "img" && !(el.getAttribute("src") || "").startsWith("data:") && !ourBlob(el)) bad.push("img " + el.outerHTML.slice(0, 100));
   }
   return bad;
 })()`

@@ -126,7 +126,7 @@ func New() (*Renderer, error) {
 	// The inline script and style are written as they are: their hashes
 	// are in the CSP.
 	r.csp = "default-src 'none'; script-src '" + CSPHash(r.js) + "'; style-src '" + CSPHash(r.css) +
-		"'; img-src data:; base-uri 'none'; form-action 'none'"
+		"'; img-src data: blob:; base-uri 'none'; form-action 'none'"
 	return r, nil
 }
 
