@@ -478,6 +478,9 @@ func (c *chrome) measure(o *options, file string, k *pageKind, word string, logf
 				if m := open(ctx, w, u, k); !m.ok() {
 					return measure{Note: "n/a", Detail: "not readable: " + m.Note}
 				}
+				if o.interactAfter == "load" {
+					waitLoaded(ctx)
+				}
 				// Let the page's own deferred work (timers queued by its
 				// start-up) run before the measurement.
 				select {
@@ -497,11 +500,17 @@ func (c *chrome) measure(o *options, file string, k *pageKind, word string, logf
 	return pr
 }
 
+// waitLoaded waits for the page's load event (and a task after it), at most
+// as long as ctx allows.
+func waitLoaded(ctx context.Context) {
+	_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((r) => { if (document.readyState === "complete") r(true); else addEventListener("load", () => setTimeout(() => r(true), 0)); })`, chromedp.EvalAwaitPromise))
+}
+
 // timings reads the navigation and paint timings and the JS heap.
 func (c *chrome) timings(ctx context.Context, pr *pageResult) {
 	// Give the load event and the first paint a moment: the readable poll
 	// can succeed before either is recorded.
-	_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((r) => { const ok = () => document.readyState === "complete"; if (ok()) r(true); else addEventListener("load", () => setTimeout(() => r(true), 0)); setTimeout(() => r(false), 5000); })`, chromedp.EvalAwaitPromise))
+	waitLoaded(ctx)
 	t, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
 		FCP, DCL, Load, Heap float64
 	}](`(() => {

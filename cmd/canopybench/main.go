@@ -71,21 +71,24 @@ import (
 )
 
 type options struct {
-	out          string
-	inputs       []string
-	shared       string
-	noReference  bool
-	noBrowser    bool
-	runs         int
-	browserRuns  int
-	pageTimeout  time.Duration
-	exportLimit  time.Duration
-	searchWord   string
-	waitQuiet    time.Duration
-	chromium     string
-	keepOutputs  bool
-	repoRoot     string
-	canopyBinary string
+	out         string
+	inputs      []string
+	shared      string
+	noReference bool
+	noBrowser   bool
+	runs        int
+	browserRuns int
+	pageTimeout time.Duration
+	exportLimit time.Duration
+	searchWord  string
+	// interactAfter: when search, filter and click start: "load" or
+	// "readable".
+	interactAfter string
+	waitQuiet     time.Duration
+	chromium      string
+	keepOutputs   bool
+	repoRoot      string
+	canopyBinary  string
 
 	archive         bool
 	archiveSessions int
@@ -113,6 +116,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.pageTimeout, "page-timeout", 60*time.Second, "time limit of one page measurement (one tab)")
 	fs.DurationVar(&o.exportLimit, "export-timeout", 15*time.Minute, "time limit of one export")
 	fs.StringVar(&o.searchWord, "search-word", "the", "the word typed into the search box")
+	fs.StringVar(&o.interactAfter, "interact-after", "load", "when a search, filter or click starts: load (the page has loaded, as for a reader who waits: the reference's pages are readable only then) or readable (300 ms after the conversation is readable: a big page of ours may still be loading)")
 	fs.DurationVar(&o.waitQuiet, "wait-quiet", 2*time.Minute, "before each export and page, wait at most this long for other processes to leave the CPUs (mostly) idle; 0: do not wait")
 	fs.StringVar(&o.chromium, "chromium", "", "Chromium `binary` (default: chromium on PATH, else /usr/bin/chromium)")
 	fs.BoolVar(&o.archive, "archive", false, "benchmark canopy archive instead: a first run, a no-change re-run and a one-change re-run over generated sessions")
@@ -129,6 +133,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.interactAfter != "load" && o.interactAfter != "readable" {
+		return fmt.Errorf("--interact-after must be load or readable, not %q", o.interactAfter)
 	}
 	if o.runs < 1 || o.browserRuns < 1 {
 		return errors.New("--runs and --browser-runs must be at least 1")
@@ -174,13 +181,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res := &results{
-		Started:     time.Now().UTC().Format(time.RFC3339),
-		Command:     "go run ./cmd/canopybench " + strings.Join(args, " "),
-		Runs:        o.runs,
-		BrowserRuns: o.browserRuns,
-		SearchWord:  o.searchWord,
-		CPUs:        goruntime.NumCPU(),
-		Revision:    revision(root),
+		Started:       time.Now().UTC().Format(time.RFC3339),
+		Command:       "go run ./cmd/canopybench " + strings.Join(args, " "),
+		Runs:          o.runs,
+		BrowserRuns:   o.browserRuns,
+		SearchWord:    o.searchWord,
+		InteractAfter: o.interactAfter,
+		CPUs:          goruntime.NumCPU(),
+		Revision:      revision(root),
 	}
 
 	// 3. The reference, warmed up once (its first call installs it).

@@ -9,17 +9,18 @@ import (
 )
 
 type results struct {
-	Started     string `json:"started"`
-	Finished    string `json:"finished,omitempty"`
-	Command     string `json:"command"`
-	Revision    string `json:"revision"` // of the working tree that was built
-	CPUs        int    `json:"cpus"`
-	Runs        int    `json:"runs"`
-	BrowserRuns int    `json:"browserRuns"`
-	SearchWord  string `json:"searchWord"`
-	Reference   string `json:"reference"`
-	Browser     string `json:"browser"`
-	Rows        []*row `json:"rows"`
+	Started       string `json:"started"`
+	Finished      string `json:"finished,omitempty"`
+	Command       string `json:"command"`
+	Revision      string `json:"revision"` // of the working tree that was built
+	CPUs          int    `json:"cpus"`
+	Runs          int    `json:"runs"`
+	BrowserRuns   int    `json:"browserRuns"`
+	SearchWord    string `json:"searchWord"`
+	InteractAfter string `json:"interactAfter"`
+	Reference     string `json:"reference"`
+	Browser       string `json:"browser"`
+	Rows          []*row `json:"rows"`
 }
 
 type row struct {
@@ -40,6 +41,7 @@ var header = []string{
 	"ours RSS MB", "ref RSS MB", "RSS/input",
 	"ours out MB", "ref out MB",
 	"ours readable ms", "ref readable ms",
+	"ours loaded ms", "ref loaded ms",
 	"ours search ms", "ref search ms",
 	"ours filter ms", "ref filter ms",
 	"ours click ms", "ref click ms",
@@ -102,8 +104,18 @@ func (r *row) cells() []string {
 		}
 		return cellMS(get(t.Page))
 	}
+	loaded := func(t *toolResult) string {
+		if t.Status != "ok" {
+			return "n/a"
+		}
+		if t.Page == nil || t.Page.Load <= 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.0f", t.Page.Load)
+	}
+	c = append(c, page(o, func(p *pageResult) measure { return p.Readable }), page(f, func(p *pageResult) measure { return p.Readable }),
+		loaded(o), loaded(f))
 	for _, get := range []func(*pageResult) measure{
-		func(p *pageResult) measure { return p.Readable },
 		func(p *pageResult) measure { return p.Search },
 		func(p *pageResult) measure { return p.Filter },
 		func(p *pageResult) measure { return p.Click },
@@ -203,7 +215,7 @@ func markdown(res *results) string {
 // notes explains the failures, page errors and the load of the machine.
 func notes(res *results) string {
 	var sb strings.Builder
-	sb.WriteString("\nMB = 10^6 bytes; speedup = ref wall / ours wall; RSS/input = ours peak RSS / input size; other CPU % = the largest share of the machine's CPUs used by other processes during the row's exports or page measurements (high: the row may be disturbed); page times are ms, from navigation start (readable) or from the action to the next drawn frame after the change.\n")
+	sb.WriteString("\nMB = 10^6 bytes; speedup = ref wall / ours wall; RSS/input = ours peak RSS / input size; other CPU % = the largest share of the machine's CPUs used by other processes during the row's exports or page measurements (high: the row may be disturbed); page times are ms, from navigation start (readable: the conversation shown; loaded: the load event) or from the action to the next drawn frame after the change; search, filter and click start 300 ms after the page has loaded (--interact-after load) or after it is readable (--interact-after readable).\n")
 	for _, r := range res.Rows {
 		var ns []string
 		if r.LoadAvg != "" {
