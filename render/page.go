@@ -198,9 +198,9 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	// shows replaced by a marker (see dedupImages): it is compressed once
 	// the entries are written and the pictures known.
 	images := !opts.NoSource && s.HasImages
-	var shownImages map[string]bool
+	var shownImages imageSet
 	if images {
-		shownImages = map[string]bool{}
+		shownImages = imageSet{}
 		close(src.done)
 	} else {
 		go func() {
@@ -380,7 +380,7 @@ const batchBytes = 8 << 20
 // starts an escaped state. Neither can come from a session: its text is
 // escaped, so "<" only starts our own tags, and we write no noscript,
 // script or comment; writeRawSafe makes sure of it.
-func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int, images map[string]bool) error {
+func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int, images imageSet) error {
 	// One buffer per place in a batch, reused batch after batch: growing a
 	// fresh buffer for every entry was a tenth of the export's allocations.
 	out := make([]bytes.Buffer, writeBatch)
@@ -421,7 +421,7 @@ func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, position
 				h := out[j].Bytes()
 				writeRawSafe(&chunk, h)
 				if images != nil {
-					collectImages(string(h), images)
+					collectImages(h, images)
 				}
 				out[j].Reset()
 				if out[j].Cap() > 64<<10 {
@@ -705,25 +705,35 @@ const minDedup = 1024
 // imgPrefix starts every embedded picture the page writes (imageSrc).
 const imgPrefix = `<img class="image" src="data:image/`
 
+// imageSet is a set of pictures' base64 data, by SHA-256: the data of
+// twenty 5 MB pictures held as keys was most of the memory of their
+// session's export (194 MB for a 100 MB file); their hashes are 32 bytes
+// each.
+type imageSet map[[sha256.Size]byte]bool
+
+func (set imageSet) add(data []byte)      { set[sha256.Sum256(data)] = true }
+func (set imageSet) has(data []byte) bool { return set[sha256.Sum256(data)] }
+
 // collectImages adds to set the base64 data of the pictures in an entry's
 // HTML, as the page's script finds them (imagesOf in page.js).
-func collectImages(html string, set map[string]bool) {
+func collectImages(html []byte, set imageSet) {
+	prefix := []byte(imgPrefix)
 	for {
-		i := strings.Index(html, imgPrefix)
+		i := bytes.Index(html, prefix)
 		if i < 0 {
 			return
 		}
-		html = html[i+len(imgPrefix):]
-		_, rest, ok := strings.Cut(html, ";base64,")
+		html = html[i+len(prefix):]
+		_, rest, ok := bytes.Cut(html, []byte(";base64,"))
 		if !ok {
 			return
 		}
-		end := strings.IndexByte(rest, '"')
+		end := bytes.IndexByte(rest, '"')
 		if end < 0 {
 			return
 		}
 		if end >= minDedup {
-			set[rest[:end]] = true
+			set.add(rest[:end])
 		}
 		html = rest[end:]
 	}
@@ -736,7 +746,7 @@ func collectImages(html string, set map[string]bool) {
 // the file is downloaded, byte for byte: a page of twenty 5 MB pictures
 // holds them once, not twice. A file that holds a NUL byte (no valid JSON
 // does) is left as it is, as are pictures written with escapes.
-func dedupImages(src []byte, set map[string]bool) ([]byte, bool) {
+func dedupImages(src []byte, set imageSet) ([]byte, bool) {
 	if len(set) == 0 || bytes.IndexByte(src, 0) >= 0 {
 		return src, false
 	}
@@ -753,7 +763,7 @@ func dedupImages(src []byte, set map[string]bool) ([]byte, bool) {
 		if q < 0 {
 			break
 		}
-		if q >= minDedup && set[string(src[p:p+q])] {
+		if q >= minDedup && set.has(src[p:p+q]) {
 			if out.Len() == 0 {
 				out.Grow(len(src) / 4)
 			}
@@ -776,7 +786,7 @@ func dedupImages(src []byte, set map[string]bool) ([]byte, bool) {
 // one line (a JSON string, and so a picture, never spans lines), not the
 // file. A first pass makes sure the file holds no NUL byte, which the page
 // would take for a marker's; if it does, it is compressed as it is.
-func compressDeduped(s *sessiontree.Session, shown map[string]bool) (*spool, bool, error) {
+func compressDeduped(s *sessiontree.Session, shown imageSet) (*spool, bool, error) {
 	clean := len(shown) > 0
 	if clean {
 		var err error
@@ -819,7 +829,7 @@ func noNUL(r io.Reader) (bool, error) {
 
 // dedupLines copies r to w a line at a time, each through dedupImages, and
 // reports whether any picture was replaced.
-func dedupLines(w io.Writer, r io.Reader, shown map[string]bool) (bool, error) {
+func dedupLines(w io.Writer, r io.Reader, shown imageSet) (bool, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	marked := false
 	var long []byte

@@ -237,10 +237,10 @@ func TestDedupImages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			set := map[string]bool{}
+			set := imageSet{}
 			for _, d := range tt.shown {
 				if len(d) >= minDedup {
-					set[d] = true
+					set.add([]byte(d))
 				}
 			}
 			out, marked := dedupImages([]byte(tt.src), set)
@@ -273,9 +273,9 @@ func TestDedupImages(t *testing.T) {
 func TestCollectImages(t *testing.T) {
 	big := strings.Repeat("AbC+", 300)
 	html := string(imageSrc("image/png", big)) + "<p>x</p>" + string(imageSrc("image/webp", big+"AAAA")) + string(imageSrc("image/png", "AAAA"))
-	set := map[string]bool{}
-	collectImages(html, set)
-	if len(set) != 2 || !set[big] || !set[big+"AAAA"] {
+	set := imageSet{}
+	collectImages([]byte(html), set)
+	if len(set) != 2 || !set.has([]byte(big)) || !set.has([]byte(big+"AAAA")) {
 		t.Errorf("collectImages found %d pictures: %v", len(set), set)
 	}
 }
