@@ -67,10 +67,7 @@ func readHead(raw []byte, h *head) error {
 	}); err != nil {
 		return err
 	}
-	if w.ws(); w.i != len(raw) {
-		return errSyntax
-	}
-	return nil
+	return w.end()
 }
 
 // The lenient types, read as their UnmarshalJSONFrom methods read them.
@@ -228,26 +225,13 @@ func (w *walker) blockHeads(b *blockHeads) error {
 		b.silent = startsSilent(raw)
 		return err
 	case '[':
-		w.i++
 	default:
 		return w.skip()
 	}
 	sawText := false
-	for first := true; ; first = false {
-		if w.at(']') {
-			w.i++
-			return nil
-		}
-		if !first {
-			if err := w.punct(','); err != nil {
-				return err
-			}
-		}
+	return w.array(func() error {
 		if w.kind() != '{' {
-			if err := w.skip(); err != nil {
-				return err
-			}
-			continue
+			return w.skip()
 		}
 		var typ lstr
 		var text bool
@@ -272,5 +256,6 @@ func (w *walker) blockHeads(b *blockHeads) error {
 				sawText, b.silent = true, text
 			}
 		}
-	}
+		return nil
+	})
 }

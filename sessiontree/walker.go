@@ -51,8 +51,8 @@ func readBody(raw []byte, b *Body, outline bool) error {
 	if err := w.body(b); err != nil {
 		return err
 	}
-	if w.ws(); w.i != len(raw) {
-		return errSyntax
+	if err := w.end(); err != nil {
+		return err
 	}
 	if w.mistyped {
 		return errMistyped
@@ -227,6 +227,36 @@ func (w *walker) punct(c byte) error {
 	return nil
 }
 
+// array reads a JSON array (the next value is one), calling elem to read
+// each element.
+func (w *walker) array(elem func() error) error {
+	if err := w.punct('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		if w.at(']') {
+			w.i++
+			return nil
+		}
+		if !first {
+			if err := w.punct(','); err != nil {
+				return err
+			}
+		}
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+}
+
+// end checks that nothing but white space follows the value read.
+func (w *walker) end() error {
+	if w.ws(); w.i != len(w.b) {
+		return errSyntax
+	}
+	return nil
+}
+
 // object reads a JSON object, calling field for each member with its
 // unquoted name (valid until the next read), or notes a mistyped value.
 // null leaves the target as it is: callers zero it where json.Unmarshal
@@ -317,8 +347,8 @@ func readToolCallID(raw []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if w.ws(); w.i != len(raw) {
-		return "", errSyntax
+	if err := w.end(); err != nil {
+		return "", err
 	}
 	if w.mistyped {
 		return "", errMistyped
@@ -400,28 +430,17 @@ func (w *walker) blocks(bs *Blocks) error {
 		*bs = Blocks{{Type: "text", Text: unquote(raw)}}
 		return nil
 	case '[':
-		w.i++
 	default:
 		*bs = nil
 		return w.skip()
 	}
 	list := Blocks{}
-	for first := true; ; first = false {
-		if w.at(']') {
-			w.i++
-			*bs = list
-			return nil
-		}
-		if !first {
-			if err := w.punct(','); err != nil {
-				return err
-			}
-		}
+	err := w.array(func() error {
 		list = append(list, Block{})
-		if err := w.block(&list[len(list)-1]); err != nil {
-			return err
-		}
-	}
+		return w.block(&list[len(list)-1])
+	})
+	*bs = list
+	return err
 }
 
 func (w *walker) block(b *Block) error {

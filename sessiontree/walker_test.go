@@ -131,21 +131,15 @@ func FuzzWalkerBody(f *testing.F) {
 	for _, c := range bodyCases {
 		f.Add([]byte(c))
 	}
-	for _, data := range fuzzSeeds(f) {
-		for _, line := range bytes.Split(data, []byte("\n")) {
-			if len(line) < 4096 {
-				f.Add(line)
-			}
-		}
-	}
+	addSeedLines(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		// Whatever the bytes, no panic (the input is checked at load, but
 		// nothing may panic on any input).
 		var b Body
 		_ = readBody(raw, &b, false)
 		_ = readBody(raw, &b, true)
-		raw = bytes.TrimSpace(raw)
-		if len(raw) == 0 || raw[0] != '{' || !jsontext.Value(raw).IsValid(jsonOpts) {
+		raw, ok := validObject(raw)
+		if !ok {
 			return // entries are JSON objects, checked at load
 		}
 		checkWalkerBody(t, raw)
@@ -194,8 +188,7 @@ func TestWalkerHeadMatchesUnmarshal(t *testing.T) {
 	n := 0
 	for _, data := range fuzzSeeds(t) {
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			line = bytes.TrimSpace(line)
-			if len(line) > 0 && line[0] == '{' && jsontext.Value(line).IsValid(jsonOpts) {
+			if line, ok := validObject(line); ok {
 				checkWalkerHead(t, line)
 				n++
 			}
@@ -212,18 +205,12 @@ func FuzzWalkerHead(f *testing.F) {
 	for _, c := range headCases {
 		f.Add([]byte(c))
 	}
-	for _, data := range fuzzSeeds(f) {
-		for _, line := range bytes.Split(data, []byte("\n")) {
-			if len(line) < 4096 {
-				f.Add(line)
-			}
-		}
-	}
+	addSeedLines(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var h head
 		_ = readHead(raw, &h)
-		raw = bytes.TrimSpace(raw)
-		if len(raw) == 0 || raw[0] != '{' || !jsontext.Value(raw).IsValid(jsonOpts) {
+		raw, ok := validObject(raw)
+		if !ok {
 			return
 		}
 		checkWalkerHead(t, raw)
@@ -291,4 +278,23 @@ func FuzzDecodeArguments(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkDecodeArguments(t, raw)
 	})
+}
+
+// addSeedLines adds the lines of the testdata sessions (but long ones) to
+// a fuzz target's corpus.
+func addSeedLines(f *testing.F) {
+	for _, data := range fuzzSeeds(f) {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) < 4096 {
+				f.Add(line)
+			}
+		}
+	}
+}
+
+// validObject is raw trimmed, and whether it is what the load passes on
+// to the readers: a valid JSON object.
+func validObject(raw []byte) ([]byte, bool) {
+	raw = bytes.TrimSpace(raw)
+	return raw, len(raw) > 0 && raw[0] == '{' && jsontext.Value(raw).IsValid(jsonOpts)
 }
