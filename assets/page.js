@@ -23,6 +23,8 @@
     return /[\r\0]/.test(id) ? id.replace(/\r\n?/g, "\n").replace(/\0/g, "\uFFFD") : id;
   }
   for (i = 0; i < n; i++) if (/[\r\0]/.test(T.id[i])) byDomId.set(domId(T.id[i]), i);
+  // The search text's readers (searchTexts, below).
+  var texts = searchTexts(), plainText = texts.plainText, attrEscape = texts.attrEscape;
   function posOfElement(el) { // el: an element whose id is "entry-<id>"
     var id = el.id.slice(6);
     return byDomId.has(id) ? byDomId.get(id) : byId.get(id);
@@ -351,6 +353,7 @@
     pending = null;
     setView(want, wlo, Math.min(whi, end));
     highlightSearch();
+    startFinderSoon();
     if (then) then();
   }
   function retryPending() {
@@ -391,7 +394,8 @@
       if (watcher) watcher.disconnect();
       pathChunks.forEach(function (c) { c.remove(); });
       if (state.query.length && searchPartial) applySearch();
-      if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+      if (finder) { startFinderSoon(); seal(); }
+      else if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
     }
     if (grew || closed) {
       retryPending();
@@ -526,7 +530,7 @@
   // (quick or exact): then only the entries found are asked again.
   var hits = new Uint8Array(n).fill(2), hitsTerms = [], hitsExact = false;
   function newQuery() {
-    var exact = indexed >= n, old = hitsTerms, q = state.query;
+    var exact = indexed >= n || !lowChunks, old = hitsTerms, q = state.query;
     var same = exact === hitsExact && old.length === q.length && old.every(function (t, i) { return t === q[i]; });
     var narrows = exact === hitsExact && old.length > 0 && (exact || quickTerms.every(Boolean)) &&
       old.every(function (t) { return q.some(function (u) { return u.indexOf(t) >= 0; }); });
@@ -542,7 +546,7 @@
     if (h !== 2) return h === 1;
     var partial = searchPartial, ok = true, q;
     searchPartial = false;
-    if (indexed >= n) {
+    if (indexed >= n || !lowChunks) {
       var text = hay(pos);
       for (q = 0; q < state.query.length && ok; q++) ok = text.indexOf(state.query[q]) >= 0;
     } else {
@@ -576,12 +580,14 @@
       var ps = c.getAttribute("data-i"), first = +c.getAttribute("data-at");
       ps = ps === null ? null : ps.split(" ");
       if (ps ? ps.length === starts.length : first + starts.length <= pathPos.length) {
+        var at = new Array(starts.length);
         for (var k = 0; k < starts.length; k++) {
-          var pos = ps ? +ps[k] : pathPos[first + k];
+          var pos = at[k] = ps ? +ps[k] : pathPos[first + k];
           eChunk[pos] = lc.id;
           eFrom[pos] = starts[k];
           eTo[pos] = k + 1 < starts.length ? starts[k + 1] : low.length;
         }
+        if (finder) feed(low, at);
       }
       cardsIn(low);
     }
@@ -763,41 +769,209 @@
     return ((LBL[pos] || "") + " " + TXT[pos]).toLowerCase();
   }
 
-  // plainText is the text of some of our HTML, as textContent would read
-  // it: tags dropped ("<" in text is "&lt;", and attribute values have no
-  // "<" or ">"), character references decoded.
-  var ENT = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0" };
-  function plainText(html) {
-    return html.replace(/<[^>]*>/g, "").replace(/&(#[0-9]+|#x[0-9a-f]+|[a-z]+);/gi, function (m, e) {
-      if (e.charAt(0) !== "#") return ENT[e] !== undefined ? ENT[e] : m;
-      var c = e.charAt(1) === "x" || e.charAt(1) === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return c > 0 && c < 0x110000 ? String.fromCodePoint(c) : m;
-    });
-  }
-  // cardText is the text of the tool card with the result id in the
-  // caller's HTML: from its <div ... id="entry-id"> to the </div> closing it.
-  function attrEscape(s) { // as Go's html/template writes an attribute value
-    return s.replace(/[&'<>"+]/g, function (c) {
-      return { "&": "&amp;", "'": "&#39;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "+": "&#43;" }[c];
-    });
+  // searchTexts makes the functions that read an entry's search text out
+  // of its HTML. It uses nothing around it: the search workers run its
+  // source (see startFinder).
+  function searchTexts() {
+    // plainText is the text of some of our HTML, as textContent would read
+    // it: tags dropped ("<" in text is "&lt;", and attribute values have no
+    // "<" or ">"), character references decoded.
+    var ENT = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0" };
+    function plainText(html) {
+      return html.replace(/<[^>]*>/g, "").replace(/&(#[0-9]+|#x[0-9a-f]+|[a-z]+);/gi, function (m, e) {
+        if (e.charAt(0) !== "#") return ENT[e] !== undefined ? ENT[e] : m;
+        var c = e.charAt(1) === "x" || e.charAt(1) === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return c > 0 && c < 0x110000 ? String.fromCodePoint(c) : m;
+      });
+    }
+    function attrEscape(s) { // as Go's html/template writes an attribute value
+      return s.replace(/[&'<>"+]/g, function (c) {
+        return { "&": "&amp;", "'": "&#39;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "+": "&#43;" }[c];
+      });
+    }
+    // cardText is the text of the tool card whose element id is "entry-" +
+    // domID in the caller's HTML: from its <div ... id="entry-id"> to the
+    // </div> closing it; null if it is not there as our HTML writes it.
+    function cardText(html, domID) {
+      var at = html.indexOf(' id="entry-' + attrEscape(domID) + '"');
+      var start = at < 0 ? -1 : html.lastIndexOf("<div", at);
+      if (start < 0) return null;
+      var re = /<(\/?)div\b/g, depth = 0, m;
+      re.lastIndex = start;
+      while ((m = re.exec(html))) {
+        depth += m[1] ? -1 : 1;
+        if (!depth) return plainText(html.slice(start, m.index));
+      }
+      return plainText(html.slice(start));
+    }
+    return { plainText: plainText, attrEscape: attrEscape, cardText: cardText };
   }
   function cardText(html, id) {
-    var at = html.indexOf(' id="entry-' + attrEscape(domId(id)) + '"');
-    var start = at < 0 ? -1 : html.lastIndexOf("<div", at);
-    if (start < 0) { // not found as written: ask the parser
-      tpl.innerHTML = html;
-      var card = tpl.content.getElementById("entry-" + domId(id));
-      var t = card ? card.textContent : "";
-      tpl.innerHTML = "";
-      return t;
+    var t = texts.cardText(html, domId(id));
+    if (t !== null) return t;
+    // Not found as written: ask the parser.
+    tpl.innerHTML = html;
+    var card = tpl.content.getElementById("entry-" + domId(id));
+    t = card ? card.textContent : "";
+    tpl.innerHTML = "";
+    return t;
+  }
+
+  // ---- The search workers ----------------------------------------------
+  // Once the page has loaded, the exact search runs in workers: each holds
+  // the search text (hay) of the entries of the chunks it was given, made
+  // from each chunk's text as it arrives (see lowChunk), and answers a
+  // query with one byte per entry: 1 found, 0 not, 2 not its entry. A
+  // keystroke then scans nothing on the page's thread, and two workers
+  // scan their halves at once (100,000 entries hold some 66 MB of text:
+  // 50-90 ms on one thread). Where workers cannot run, the page builds the
+  // same index itself (buildIndex).
+  //
+  // indexWorker is a worker's script: it uses nothing around it.
+  function indexWorker(searchTexts, domId, F_EMBEDDED) {
+    var tx = searchTexts(), n = 0, ids, P, FL, TXT, LBL, hay, cards;
+    function meta(pos) { return (LBL[pos] || "") + " " + TXT[pos] + " "; }
+    self.onmessage = function (ev) {
+      var d = ev.data;
+      if (d.tree !== undefined) {
+        var T = JSON.parse(d.tree);
+        ids = T.id; P = T.p; FL = T.f; TXT = T.t; LBL = T.l || {}; n = ids.length;
+        hay = new Array(n);
+        cards = new Map(); // caller -> the results drawn in its cards
+        for (var i = 0; i < n; i++) {
+          if (!(FL[i] & F_EMBEDDED)) continue;
+          var a = P[i];
+          while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+          if (a >= 0) (cards.get(a) || (cards.set(a, []), cards.get(a))).push(i);
+        }
+      } else if (d.html !== undefined) {
+        // As entriesOf: "<article " starts an entry and nothing else.
+        var parts = d.html.split("<article ");
+        if (parts.length - 1 === d.at.length) {
+          for (var k = 0; k < d.at.length; k++) {
+            var pos = d.at[k], h = "<article " + parts[k + 1], emb = cards.get(pos);
+            hay[pos] = (meta(pos) + tx.plainText(h)).toLowerCase();
+            for (var j = 0; emb && j < emb.length; j++) {
+              var t = tx.cardText(h, domId(ids[emb[j]]));
+              if (t !== null) hay[emb[j]] = (meta(emb[j]) + t).toLowerCase();
+            }
+          }
+        }
+        self.postMessage({ fed: 1 });
+      } else if (d.q !== undefined) {
+        var out = new Uint8Array(n), q = d.q;
+        for (var p = 0; p < n; p++) {
+          var s = hay[p], ok = 1;
+          if (s === undefined) { out[p] = 2; continue; }
+          for (var x = 0; x < q.length && ok; x++) if (s.indexOf(q[x]) < 0) ok = 0;
+          out[p] = ok;
+        }
+        self.postMessage({ seq: d.seq, hits: out }, [out.buffer]);
+      }
+    };
+  }
+
+  // finder: the workers, or null where they cannot run. They start once
+  // the conversation has been drawn (started; starting them with the page
+  // made it readable 50-200 ms later); chunks that come before wait in
+  // queue. ready: every chunk has been given to them (sealed) and taken in
+  // (fed === sent).
+  var finder = window.Worker && window.Blob && window.URL && URL.createObjectURL ? {
+    workers: [], load: [], queue: [], starting: false, started: false, sent: 0, fed: 0,
+    sealed: false, ready: false, seq: 0, answers: [], then: null,
+  } : null;
+  function startFinderSoon() {
+    if (!finder || finder.starting) return;
+    finder.starting = true;
+    // After the frame is drawn; a hidden tab draws no frames.
+    requestAnimationFrame(function () { setTimeout(startFinder, 0); });
+    setTimeout(startFinder, 1000);
+  }
+  function startFinder() {
+    if (!finder || finder.started) return;
+    try {
+      var src = "(" + indexWorker + ")(" + searchTexts + "," + domId + "," + F_EMBEDDED + ")";
+      var url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
+      var tree = doc.getElementById("tree-data").textContent;
+      var count = (navigator.hardwareConcurrency || 1) > 1 ? 2 : 1;
+      for (var i = 0; i < count; i++) {
+        var w = new Worker(url);
+        finder.workers.push(w);
+        finder.load.push(0);
+        w.onmessage = onFinderMessage;
+        w.onerror = finderFailed;
+        w.postMessage({ tree: tree });
+      }
+    } catch (e) {
+      finderFailed();
+      return;
     }
-    var re = /<(\/?)div\b/g, depth = 0, m;
-    re.lastIndex = start;
-    while ((m = re.exec(html))) {
-      depth += m[1] ? -1 : 1;
-      if (!depth) return plainText(html.slice(start, m.index));
+    finder.started = true;
+    var q = finder.queue;
+    finder.queue = null;
+    q.forEach(function (c) { feed(c[0], c[1]); });
+    finderCheck();
+  }
+  // feed gives a chunk's text, holding the entries at positions at, to the
+  // worker with the least text so far.
+  function feed(text, at) {
+    if (!finder.started) { finder.queue.push([text, at]); return; }
+    var w = 0;
+    for (var i = 1; i < finder.load.length; i++) if (finder.load[i] < finder.load[w]) w = i;
+    finder.load[w] += text.length;
+    finder.sent++;
+    finder.workers[w].postMessage({ html: text, at: at });
+  }
+  function seal() {
+    if (!finder || finder.sealed || !loaded || !prepStore || prepStore.length) return;
+    finder.sealed = true;
+    finderCheck();
+  }
+  function finderCheck() {
+    if (finder.ready || !finder.started || !finder.sealed || finder.fed < finder.sent) return;
+    finder.ready = true;
+    searchEl.setAttribute("data-index", "workers"); // for tests and benchmarks
+    // The quick search is done with; what the workers cannot answer, the
+    // page's exact index answers (matches).
+    lowChunks = cardAt = null;
+    if (state.query.length) applySearch();
+  }
+  function onFinderMessage(ev) {
+    var d = ev.data;
+    if (!finder) return;
+    if (d.fed) { finder.fed++; finderCheck(); return; }
+    if (d.seq !== finder.seq) return; // an answer to an older query
+    finder.answers.push(d.hits);
+    if (finder.answers.length < finder.workers.length) return;
+    // Each entry's answer is its worker's.
+    var all = finder.answers[0];
+    for (var k = 1; k < finder.answers.length; k++) {
+      var o = finder.answers[k];
+      for (var i = 0; i < n; i++) if (all[i] === 2) all[i] = o[i];
     }
-    return plainText(html.slice(start));
+    finder.answers = [];
+    var then = finder.then;
+    finder.then = null;
+    if (then) then(all);
+  }
+  // ask sends the query to every worker; then(hits) gets their answer,
+  // unless another query is asked first.
+  function ask(q, then) {
+    finder.seq++;
+    finder.answers = [];
+    finder.then = then;
+    finder.workers.forEach(function (w) { w.postMessage({ q: q, seq: finder.seq }); });
+  }
+  // finderFailed: a worker could not start or stopped. The page searches
+  // on its own from then on.
+  function finderFailed() {
+    if (!finder) return;
+    finder.workers.forEach(function (w) { w.terminate(); });
+    finder = null;
+    searchEl.removeAttribute("aria-busy");
+    searchEl.removeAttribute("data-index");
+    if (loaded && window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+    if (state.query.length) applySearch();
   }
 
   // layout computes the visible rows with the reference's indentation:
@@ -1116,6 +1290,21 @@
     searchPartial = false;
     state.query = searchEl.value.toLowerCase().split(/\s+/).filter(Boolean);
     setQuickTerms();
+    if (finder && finder.ready && state.query.length) {
+      // The workers answer; until then the tree shows the last answer, and
+      // the search box says it is busy.
+      searchEl.setAttribute("aria-busy", "true");
+      ask(state.query, function (answer) {
+        searchEl.removeAttribute("aria-busy");
+        hits = answer;
+        hitsTerms = state.query.slice();
+        hitsExact = true;
+        renderTree();
+        highlightSoon();
+      });
+      return;
+    }
+    if (finder) { finder.seq++; searchEl.removeAttribute("aria-busy"); } // no answer is awaited
     newQuery();
     renderTree();
     highlightSoon();
@@ -1319,6 +1508,7 @@
     if (indexed < n) requestIdleCallback(buildIndex, { timeout: 1000 });
     else {
       lowChunks = cardAt = null; // the quick search is done with
+      searchEl.setAttribute("data-index", "page"); // for tests and benchmarks
       if (state.query.length) applySearch();
     }
   }
@@ -1332,12 +1522,13 @@
     if (!lowChunks) return;
     var t0 = performance.now();
     while (prepStore.length && performance.now() - t0 < 8) lowChunk(prepStore.shift());
+    if (finder) seal();
     prepareSoon();
   }
   function prepareSoon() {
     if (preparing || !lowChunks || !main) return;
     if (!prepStore) prepStore = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
-    if (!prepStore.length) return;
+    if (!prepStore.length) { if (finder) seal(); return; }
     preparing = true;
     setTimeout(prepare, 0);
   }

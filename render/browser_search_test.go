@@ -12,12 +12,20 @@ import (
 	"canopy/internal/sessiongen"
 )
 
+// indexModes are the two ways a page searches once it has loaded: in its
+// search workers, and on its own thread where a browser has no workers.
+var indexModes = []struct {
+	name    string
+	workers bool
+}{{"workers", true}, {"page", false}}
+
 // TestBrowserSearchMarkup: the search finds a word in an entry's text
 // whatever its case, and nothing that only the entry's HTML holds (the
 // "lt" of "&lt;", the "amp" of "&amp;", a tag's name), both at once (the
-// quick search, in the entries' HTML) and once the exact index is built.
-// The session has a few thousand filler entries after the ones searched, so
-// that the first searches are made before the index is ready.
+// quick search, in the entries' HTML) and once the exact index is built,
+// by the search workers or by the page itself. The session has a few
+// thousand filler entries after the ones searched, so that the first
+// searches are made before the index is ready.
 func TestBrowserSearchMarkup(t *testing.T) {
 	t.Parallel()
 	special := []string{
@@ -54,8 +62,7 @@ func TestBrowserSearchMarkup(t *testing.T) {
 	}
 	s := load(t, file)
 	leaf := ids[len(ids)-1] // always shown
-	tb := newTab(t)
-	tb.open(writePage(t, s, dir, "markup"))
+	page := writePage(t, s, dir, "markup")
 
 	cases := []struct {
 		query string
@@ -73,72 +80,145 @@ func TestBrowserSearchMarkup(t *testing.T) {
 		{"span", nil},
 		{`"words"`, []string{ids[3]}},
 	}
-	shown := func(query string) []string {
-		got := evalAsync[[]string](tb, `new Promise((resolve) => {
+	for _, mode := range indexModes {
+		tb := newTab(t)
+		if !mode.workers {
+			tb.noWorkers()
+		}
+		tb.open(page)
+		shown := func(query string) []string {
+			got := evalAsync[[]string](tb, `(async () => {
   const box = document.getElementById("tree-search");
   box.value = `+jsString(query)+`;
   box.dispatchEvent(new Event("input", {bubbles: true}));
-  requestAnimationFrame(() => setTimeout(() => resolve([...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id"))), 0));
-})`)
-		slices.Sort(got)
-		return got
-	}
-	for _, when := range []string{"at once", "with the index built"} {
-		if when != "at once" {
-			evalAsync[bool](tb, `new Promise((resolve) => setTimeout(() => resolve(true), 3000))`)
+  await searched();
+  return [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id"));
+})()`)
+			slices.Sort(got)
+			return got
 		}
-		for _, c := range cases {
-			want := append(slices.Clone(c.want), leaf)
-			slices.Sort(want)
-			if got := shown(c.query); !slices.Equal(got, want) {
-				t.Errorf("%s, searching %q shows rows %v, want %v", when, c.query, got, want)
+		for _, when := range []string{"at once", "with the index built"} {
+			if when != "at once" {
+				if got := tb.searchIndex(); got != mode.name {
+					t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
+				}
+			}
+			for _, c := range cases {
+				want := append(slices.Clone(c.want), leaf)
+				slices.Sort(want)
+				if got := shown(c.query); !slices.Equal(got, want) {
+					t.Errorf("%s, %s, searching %q shows rows %v, want %v", mode.name, when, c.query, got, want)
+				}
 			}
 		}
+		tb.clean()
 	}
-	tb.clean()
 }
 
 // TestBrowserIncrementalSearch: a query typed a letter at a time (each
-// keystroke re-asks only the entries the previous one found) and a filter
-// changed during a search (the search's answers are kept) show what the
-// same query and filter show when made at once, before and after the exact
-// index is built.
+// keystroke re-asks only the entries the previous one found, or the
+// workers) and a filter changed during a search (the search's answers are
+// kept) show what the same query and filter show when made at once, before
+// and after the exact index is built, by the workers or by the page.
 func TestBrowserIncrementalSearch(t *testing.T) {
 	t.Parallel()
 	s, dir := generatedSession(t, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 11})
-	tb := newTab(t)
-	tb.open(writePage(t, s, dir, "incremental"))
-	// Each step runs in one task (the search runs on the input event), so
-	// that the index cannot be completed between the two ways.
-	const steps = `(() => {
+	page := writePage(t, s, dir, "incremental")
+	// On the page's own search, each step runs in one task (the search runs
+	// on the input event: WAIT is nothing and the awaits yield to no task),
+	// so that the index cannot be completed between the two ways. The
+	// workers answer later: WAIT waits for their answer.
+	const steps = `(async () => {
   const box = document.getElementById("tree-search"), status = () => document.getElementById("tree-status").textContent;
-  const type = (v) => { box.value = v; box.dispatchEvent(new Event("input", {bubbles: true})); return status(); };
+  const type = async (v) => { box.value = v; box.dispatchEvent(new Event("input", {bubbles: true})); WAIT; return status(); };
   const filter = (m) => { document.querySelector('#sidebar button[data-filter="' + m + '"]').click(); return status(); };
   const out = [];
   for (const word of ["the", "cont", "test"]) {
     let inc = "";
-    for (let i = 1; i <= word.length; i++) inc = type(word.slice(0, i));
-    type("");
-    out.push([word, inc, type(word)]);
+    for (let i = 1; i <= word.length; i++) inc = await type(word.slice(0, i));
+    await type("");
+    out.push([word, inc, await type(word)]);
   }
-  type("the");
-  out.push(["the test", type("the test"), (type(""), type("the test"))]);
-  type("the");
+  await type("the");
+  const step = await type("the test");
+  await type("");
+  out.push(["the test", step, await type("the test")]);
+  await type("the");
   const a = filter("no-tools");
-  filter("default"); type(""); filter("no-tools");
-  out.push(["the, then no-tools", a, type("the")]);
-  type(""); filter("default");
+  filter("default"); await type(""); filter("no-tools");
+  out.push(["the, then no-tools", a, await type("the")]);
+  await type(""); filter("default");
   return out;
 })()`
-	for _, when := range []string{"at once", "with the index built"} {
-		if when != "at once" {
-			evalAsync[bool](tb, `new Promise((resolve) => setTimeout(() => resolve(true), 4000))`)
+	for _, mode := range indexModes {
+		tb := newTab(t)
+		if !mode.workers {
+			tb.noWorkers()
 		}
-		for _, r := range eval[[][3]string](tb, steps) {
-			if r[1] != r[2] {
-				t.Errorf("%s, %q: step by step the tree shows %q, at once %q", when, r[0], r[1], r[2])
+		tb.open(page)
+		for _, when := range []string{"at once", "with the index built"} {
+			wait := ""
+			if when != "at once" {
+				if got := tb.searchIndex(); got != mode.name {
+					t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
+				}
+				if mode.workers {
+					wait = "await searched()"
+				}
+			} else if mode.workers {
+				continue // the workers may be ready or not: the other case
+			}
+			for _, r := range evalAsync[[][3]string](tb, strings.Replace(steps, "WAIT", wait, 1)) {
+				if r[1] != r[2] {
+					t.Errorf("%s, %s, %q: step by step the tree shows %q, at once %q", mode.name, when, r[0], r[1], r[2])
+				}
 			}
 		}
+		tb.clean()
 	}
-	tb.clean()
+}
+
+// TestBrowserSearchWorkers: the search workers find what the page's own
+// exact index finds (in the entries' text, results drawn in their calls'
+// cards, labels and row text), for every kind of term, on the same page.
+func TestBrowserSearchWorkers(t *testing.T) {
+	t.Parallel()
+	s, dir := generatedSession(t, sessiongen.Config{Entries: 6000, Shape: sessiongen.ShapeBranched, Seed: 23})
+	page := writePage(t, s, dir, "workers")
+	queries := []string{"the", "THE", "test", "the test", "zqxjv", "error", "func", "fmt.", "(", "<", "&", `"`, "'", "→", "a", "e e e"}
+	answers := map[string][]string{}
+	for _, mode := range indexModes {
+		tb := newTab(t)
+		if !mode.workers {
+			tb.noWorkers()
+		}
+		tb.open(page)
+		if got := tb.searchIndex(); got != mode.name {
+			t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
+		}
+		var got []string
+		for _, q := range queries {
+			got = append(got, q+": "+evalAsync[string](tb, `(async () => {
+  const box = document.getElementById("tree-search");
+  box.value = `+jsString(q)+`;
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  await searched();
+  return document.getElementById("tree-status").textContent + " " +
+    [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")).join(" ");
+})()`))
+		}
+		answers[mode.name] = got
+		tb.clean()
+	}
+	w, p := answers["workers"], answers["page"]
+	for i := range queries {
+		if w[i] != p[i] {
+			t.Errorf("the workers answer %q, the page %q", w[i], p[i])
+		}
+	}
+	// Not every query may find everything or nothing: the comparison would
+	// prove little.
+	if w[0] == w[4] {
+		t.Errorf("searching %q and %q shows the same rows: %q", queries[0], queries[4], w[0])
+	}
 }

@@ -252,6 +252,14 @@ const rowOf = (id) => [...document.querySelectorAll("#tree .row")].find((r) => r
 // An entry's element id: HTML holds no NUL and reads CR LF and CR as LF.
 const domId = (id) => id.replace(/\r\n?/g, "\n").replace(/\0/g, "\uFFFD");
 const entryOf = (id) => { const el = document.getElementById("entry-" + domId(id)); return el && $conv.contains(el) ? el : null; };
+// searched resolves once the search has been answered (the search workers
+// answer after the input event; the search box is aria-busy until then)
+// and the tree drawn.
+const searched = async () => {
+  const box = document.getElementById("tree-search"), t0 = performance.now();
+  do await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  while (box.hasAttribute("aria-busy") && performance.now() - t0 < 10000);
+};
 `
 
 // eval evaluates a JavaScript expression (with pageHelpers in scope) in
@@ -293,10 +301,32 @@ func (tb *tab) status() (n, m int) {
 }
 
 // settle waits until the page has run the timers its input handlers set
-// (the search runs after a timer of at most 120 ms).
+// and the search workers have answered.
 func (tb *tab) settle() {
 	tb.t.Helper()
-	evalAsync[chromedp.Void](tb, `new Promise((r) => setTimeout(r, 250))`)
+	evalAsync[chromedp.Void](tb, `new Promise((r) => setTimeout(r, 250)).then(searched)`)
+}
+
+// noWorkers makes the tab's next pages run as in a browser without Web
+// Workers: the page then searches on its own thread (its quick search,
+// then its own exact index).
+func (tb *tab) noWorkers() {
+	tb.t.Helper()
+	if _, err := chromedp.Call(tb.ctx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: `Object.defineProperty(window, "Worker", { value: undefined, configurable: true });`}); err != nil {
+		tb.t.Fatalf("removing Worker: %v", err)
+	}
+}
+
+// searchIndex waits (at most 30 s) until the page's exact search index is
+// complete and returns where it is: "workers" or "page".
+func (tb *tab) searchIndex() string {
+	tb.t.Helper()
+	return evalAsync[string](tb, `(async () => {
+  const box = document.getElementById("tree-search");
+  for (let i = 0; i < 600 && !box.hasAttribute("data-index"); i++) await new Promise((r) => setTimeout(r, 50));
+  return box.getAttribute("data-index") || "not ready after 30 s";
+})()`)
 }
 
 // click clicks, with the mouse, the middle of the element that the
@@ -1024,7 +1054,7 @@ func TestBrowserNoNetwork(t *testing.T) {
 		switch {
 		case err != nil:
 			t.Errorf("request to an unparsable URL %q", r)
-		case u.Scheme == "data", u.Scheme == "blob": // pictures (blob: URLs the page's script made of them)
+		case u.Scheme == "data", u.Scheme == "blob": // pictures, and the search workers' script: blob: URLs the page's script made
 		case u.Scheme == "file":
 			if strings.SplitN(r, "?", 2)[0] == page {
 				sawPage = true
@@ -1684,6 +1714,7 @@ func TestBrowserHostileCorpus(t *testing.T) {
 		u, err := url.Parse(r)
 		switch {
 		case err == nil && u.Scheme == "data":
+		case err == nil && u.Scheme == "blob": // the search workers' script and pictures: the page's script made them
 		case err == nil && u.Scheme == "file" && strings.SplitN(r, "?", 2)[0] == page:
 		default:
 			t.Errorf("request: %.200s", r)

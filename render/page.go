@@ -124,9 +124,11 @@ func New() (*Renderer, error) {
 		return nil, fmt.Errorf("minifying page.js: %w", err)
 	}
 	// The inline script and style are written as they are: their hashes
-	// are in the CSP.
+	// are in the CSP. Workers may run only from blob: URLs, which only the
+	// page's own script can make: its search workers (page.js,
+	// startFinder).
 	r.csp = "default-src 'none'; script-src '" + CSPHash(r.js) + "'; style-src '" + CSPHash(r.css) +
-		"'; img-src data: blob:; base-uri 'none'; form-action 'none'"
+		"'; img-src data: blob:; worker-src blob:; base-uri 'none'; form-action 'none'"
 	return r, nil
 }
 
