@@ -926,6 +926,9 @@
     if (!finder || finder.sealed || !loaded || !prepStore || prepStore.length) return;
     finder.sealed = true;
     finderCheck();
+    // Workers that have not taken everything in within a minute (100,000
+    // entries take them a second) are given up.
+    setTimeout(function () { if (finder && !finder.ready) finderFailed(); }, 60000);
   }
   function finderCheck() {
     if (finder.ready || !finder.started || !finder.sealed || finder.fed < finder.sent) return;

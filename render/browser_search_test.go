@@ -222,3 +222,45 @@ func TestBrowserSearchWorkers(t *testing.T) {
 		t.Errorf("searching %q and %q shows the same rows: %q", queries[0], queries[4], w[0])
 	}
 }
+
+// TestBrowserSearchWorkersFail: workers that fail once started (here their
+// script throws) are given up: the page builds its own index and finds
+// what it finds without workers.
+func TestBrowserSearchWorkersFail(t *testing.T) {
+	t.Parallel()
+	s, dir := generatedSession(t, sessiongen.Config{Entries: 2000, Shape: sessiongen.ShapeBranched, Seed: 5})
+	page := writePage(t, s, dir, "broken-workers")
+	search := func(tb *tab) string {
+		return evalAsync[string](tb, `(async () => {
+  const box = document.getElementById("tree-search");
+  box.value = "the test";
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  await searched();
+  return document.getElementById("tree-status").textContent;
+})()`)
+	}
+	var answers []string
+	for _, broken := range []bool{true, false} {
+		tb := newTab(t)
+		if broken {
+			tb.beforePages(`(() => {
+  const W = window.Worker;
+  window.Worker = function () { return new W(URL.createObjectURL(new Blob(["throw new Error('a broken worker')"], { type: "text/javascript" }))); };
+})();`)
+		} else {
+			tb.noWorkers()
+		}
+		tb.open(page)
+		if got := tb.searchIndex(); got != "page" {
+			t.Fatalf("broken workers %v: the exact index is in %q, want the page", broken, got)
+		}
+		answers = append(answers, search(tb))
+		tb.clean()
+	}
+	if answers[0] != answers[1] {
+		t.Errorf("after its workers failed the page shows %q, without workers %q", answers[0], answers[1])
+	}
+	if answers[0] == "" || strings.HasPrefix(answers[0], "2000 /") {
+		t.Errorf("searching shows %q: want some rows, not all", answers[0])
+	}
+}

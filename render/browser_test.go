@@ -312,9 +312,16 @@ func (tb *tab) settle() {
 // then its own exact index).
 func (tb *tab) noWorkers() {
 	tb.t.Helper()
+	tb.beforePages(`Object.defineProperty(window, "Worker", { value: undefined, configurable: true });`)
+}
+
+// beforePages runs src in each of the tab's next pages before their own
+// scripts.
+func (tb *tab) beforePages(src string) {
+	tb.t.Helper()
 	if _, err := chromedp.Call(tb.ctx, page.AddScriptToEvaluateOnNewDocument,
-		page.AddScriptToEvaluateOnNewDocumentParams{Source: `Object.defineProperty(window, "Worker", { value: undefined, configurable: true });`}); err != nil {
-		tb.t.Fatalf("removing Worker: %v", err)
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+		tb.t.Fatalf("adding a script to the tab's pages: %v", err)
 	}
 }
 
