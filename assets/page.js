@@ -587,7 +587,13 @@
           eFrom[pos] = starts[k];
           eTo[pos] = k + 1 < starts.length ? starts[k + 1] : low.length;
         }
-        if (finder) feed(low, at);
+        // Without the pictures' data (no text in them): less to copy and read.
+        if (finder) feed(liftPictures(low, []), at);
+      }
+      // The entries' HTML, as entriesOf would read it, ready for the first
+      // click (cut from this text: no copy).
+      if (!parts.has(c)) {
+        parts.set(c, starts.map(function (from, k) { return low.slice(from, k + 1 < starts.length ? starts[k + 1] : low.length); }));
       }
       cardsIn(low);
     }
