@@ -79,14 +79,22 @@
   function entriesOf(chunk) {
     var a = parts.get(chunk);
     if (!a) {
-      // Every entry is one <article>, and "<" in session text is "&lt;":
-      // "<article " starts an entry and nothing else.
-      a = chunk.textContent.split("<article ");
-      a.shift();
-      for (var i = 0; i < a.length; i++) a[i] = "<article " + a[i];
-      parts.set(chunk, a);
+      var text = chunk.textContent;
+      parts.set(chunk, a = cutEntries(text, articleStarts(text)));
     }
     return a;
+  }
+  // articleStarts: where the entries start in a chunk's text. Every entry
+  // is one <article>, and "<" in session text is "&lt;": "<article "
+  // starts an entry and nothing else.
+  function articleStarts(text) {
+    var starts = [];
+    for (var at = text.indexOf("<article "); at >= 0; at = text.indexOf("<article ", at + 9)) starts.push(at);
+    return starts;
+  }
+  // cutEntries: the entries' HTML, cut from the chunk's text (no copy).
+  function cutEntries(text, starts) {
+    return starts.map(function (from, k) { return text.slice(from, k + 1 < starts.length ? starts[k + 1] : text.length); });
   }
   function htmlOf(pos) {
     if (!available(pos)) return undefined;
@@ -572,8 +580,7 @@
   function lowChunk(c) {
     var lc = lowChunks.get(c);
     if (!lc) {
-      var low = c.textContent, starts = [];
-      for (var at = low.indexOf("<article "); at >= 0; at = low.indexOf("<article ", at + 9)) starts.push(at);
+      var low = c.textContent, starts = articleStarts(low);
       lc = { low: low, starts: starts, id: chunkList.length };
       chunkList.push(lc);
       lowChunks.set(c, lc);
@@ -756,7 +763,7 @@
         if (!available(pos)) return partialHay(pos);
         text = plainText(htmlOf(pos) || "");
       }
-      h = ((LBL[pos] || "") + " " + TXT[pos] + " " + text).toLowerCase();
+      h = texts.hay(LBL[pos], TXT[pos], text);
       haystack[pos] = h;
     }
     return h;
@@ -805,7 +812,10 @@
       }
       return plainText(html.slice(start));
     }
-    return { plainText: plainText, attrEscape: attrEscape, cardText: cardText };
+    // hay is an entry's search text: its label, its row's text and the
+    // text of its HTML, lower-cased.
+    function hay(label, row, text) { return ((label || "") + " " + row + " " + text).toLowerCase(); }
+    return { plainText: plainText, attrEscape: attrEscape, cardText: cardText, hay: hay };
   }
   function cardText(html, id) {
     var t = texts.cardText(html, domId(id));
@@ -831,7 +841,6 @@
   // indexWorker is a worker's script: it uses nothing around it.
   function indexWorker(searchTexts, domId, F_EMBEDDED) {
     var tx = searchTexts(), n = 0, ids, P, FL, TXT, LBL, hay, cards;
-    function meta(pos) { return (LBL[pos] || "") + " " + TXT[pos] + " "; }
     self.onmessage = function (ev) {
       var d = ev.data;
       if (d.tree !== undefined) {
@@ -846,15 +855,15 @@
           if (a >= 0) (cards.get(a) || (cards.set(a, []), cards.get(a))).push(i);
         }
       } else if (d.html !== undefined) {
-        // As entriesOf: "<article " starts an entry and nothing else.
+        // As articleStarts: "<article " starts an entry and nothing else.
         var parts = d.html.split("<article ");
         if (parts.length - 1 === d.at.length) {
           for (var k = 0; k < d.at.length; k++) {
             var pos = d.at[k], h = "<article " + parts[k + 1], emb = cards.get(pos);
-            hay[pos] = (meta(pos) + tx.plainText(h)).toLowerCase();
+            hay[pos] = tx.hay(LBL[pos], TXT[pos], tx.plainText(h));
             for (var j = 0; emb && j < emb.length; j++) {
               var t = tx.cardText(h, domId(ids[emb[j]]));
-              if (t !== null) hay[emb[j]] = (meta(emb[j]) + t).toLowerCase();
+              if (t !== null) hay[emb[j]] = tx.hay(LBL[emb[j]], TXT[emb[j]], t);
             }
           }
         }
@@ -940,11 +949,7 @@
     // entries' HTML as entriesOf would read it: cut from it (no copy), they
     // are ready for the first click (a click after load on the pictures
     // session took 95-142 ms without them, 58-90 ms with them).
-    lowChunks.forEach(function (lc, c) {
-      if (!parts.has(c)) {
-        parts.set(c, lc.starts.map(function (from, k) { return lc.low.slice(from, k + 1 < lc.starts.length ? lc.starts[k + 1] : lc.low.length); }));
-      }
-    });
+    lowChunks.forEach(function (lc, c) { if (!parts.has(c)) parts.set(c, cutEntries(lc.low, lc.starts)); });
     lowChunks = cardAt = null;
     if (state.query.length) applySearch();
   }

@@ -87,13 +87,8 @@ func TestBrowserSearchMarkup(t *testing.T) {
 		}
 		tb.open(page)
 		shown := func(query string) []string {
-			got := evalAsync[[]string](tb, `(async () => {
-  const box = document.getElementById("tree-search");
-  box.value = `+jsString(query)+`;
-  box.dispatchEvent(new Event("input", {bubbles: true}));
-  await searched();
-  return [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id"));
-})()`)
+			got := evalAsync[[]string](tb, `searchFor(`+jsString(query)+`).then(() =>
+  [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")))`)
 			slices.Sort(got)
 			return got
 		}
@@ -198,14 +193,9 @@ func TestBrowserSearchWorkers(t *testing.T) {
 		}
 		var got []string
 		for _, q := range queries {
-			got = append(got, q+": "+evalAsync[string](tb, `(async () => {
-  const box = document.getElementById("tree-search");
-  box.value = `+jsString(q)+`;
-  box.dispatchEvent(new Event("input", {bubbles: true}));
-  await searched();
-  return document.getElementById("tree-status").textContent + " " +
-    [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")).join(" ");
-})()`))
+			got = append(got, q+": "+evalAsync[string](tb, `searchFor(`+jsString(q)+`).then(() =>
+  document.getElementById("tree-status").textContent + " " +
+    [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")).join(" "))`))
 		}
 		answers[mode.name] = got
 		tb.clean()
@@ -231,13 +221,7 @@ func TestBrowserSearchWorkersFail(t *testing.T) {
 	s, dir := generatedSession(t, sessiongen.Config{Entries: 2000, Shape: sessiongen.ShapeBranched, Seed: 5})
 	page := writePage(t, s, dir, "broken-workers")
 	search := func(tb *tab) string {
-		return evalAsync[string](tb, `(async () => {
-  const box = document.getElementById("tree-search");
-  box.value = "the test";
-  box.dispatchEvent(new Event("input", {bubbles: true}));
-  await searched();
-  return document.getElementById("tree-status").textContent;
-})()`)
+		return evalAsync[string](tb, `searchFor("the test").then(() => document.getElementById("tree-status").textContent)`)
 	}
 	var answers []string
 	for _, broken := range []bool{true, false} {

@@ -260,6 +260,13 @@ const searched = async () => {
   do await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   while (box.hasAttribute("aria-busy") && performance.now() - t0 < 10000);
 };
+// searchFor types q into the search box at once and waits until it is answered.
+const searchFor = async (q) => {
+  const box = document.getElementById("tree-search");
+  box.value = q;
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  await searched();
+};
 `
 
 // eval evaluates a JavaScript expression (with pageHelpers in scope) in
