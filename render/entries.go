@@ -17,6 +17,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
 		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "JSON", true))
+		r.orphanResults(ec, v, e)
 		return v
 	}
 	switch e.Type {
@@ -56,7 +57,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		if !e.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
 		}
-		r.blockParts(ec, v, b.Content)
+		r.blockParts(ec, v, e, b.Content)
 	case sessiontree.TypeModelChange:
 		v.Kind, v.Heading = "change", "Switched to model "+modelName(e.Provider, e.Model)
 		if e.ModelRole != "" {
@@ -82,6 +83,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
 		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
 	}
+	r.orphanResults(ec, v, e)
 	return v
 }
 
@@ -102,10 +104,10 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 	switch m.Role {
 	case sessiontree.RoleUser:
 		v.Kind, v.Heading = "user", "User"
-		r.blockParts(ec, v, m.Content)
+		r.blockParts(ec, v, e, m.Content)
 	case sessiontree.RoleAssistant:
 		v.Kind, v.Heading = "assistant", "Assistant"
-		r.blockParts(ec, v, m.Content)
+		r.blockParts(ec, v, e, m.Content)
 		meta := []string{modelName(m.Provider, m.Model)}
 		if u := m.Usage; u != nil {
 			meta = append(meta, fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", Thousands(u.Input), Thousands(u.Output), Thousands(u.CacheRead), Thousands(u.CacheWrite)))
@@ -128,11 +130,12 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		}
 	case sessiontree.RoleToolResult:
 		v.Kind, v.Heading = "tool-result", "Tool result"
-		call, ok := ec.calls[m.ToolCallID]
 		name := m.ToolName
 		var a args
-		if ok {
-			name, a = call.name, ec.callArgs(call)
+		if call, ok := ec.calls[m.ToolCallID]; ok {
+			if n, ca, found := ec.callArgs(call); found {
+				name, a = n, ca
+			}
 		}
 		tv := r.toolView(name, a, m, e.ID)
 		v.Parts = append(v.Parts, part{Tool: tv})
@@ -158,7 +161,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		if !m.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
 		}
-		r.blockParts(ec, v, m.Content)
+		r.blockParts(ec, v, e, m.Content)
 	default:
 		v.Kind, v.Heading = "unknown", orString(m.Role, "message")
 		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
@@ -177,7 +180,7 @@ func prefixed(prefix, s string) string {
 
 // blockParts draws content blocks in their original order: text, thinking,
 // images and tool calls interleaved as the model produced them.
-func (r *Renderer) blockParts(ec *entryContext, v *entryView, blocks sessiontree.Blocks) {
+func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Entry, blocks sessiontree.Blocks) {
 	for _, blk := range blocks {
 		switch blk.Type {
 		case "text":
@@ -199,12 +202,18 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, blocks sessiontree
 		case "toolCall":
 			var res *sessiontree.Message
 			resultID := ""
+			a := decodeArgs(blk.Arguments)
 			if re := ec.results[blk.ID]; re != nil {
 				if rb, err := re.Decode(); err == nil && rb.Message != nil {
 					res, resultID = rb.Message, re.ID
 				}
+				if ec.ownResult(e, blk.ID) == re && ec.rows[re.Index].text == "" {
+					// The result's tree row, which no one else writes
+					// (see gatherRow): the first call with its id.
+					ec.rows[re.Index].text = "[" + toolSummary(blk.Name, a) + "]"
+				}
 			}
-			tv := r.toolView(blk.Name, decodeArgs(blk.Arguments), res, resultID)
+			tv := r.toolView(blk.Name, a, res, resultID)
 			if res == nil {
 				tv.Pending = true
 			}
@@ -212,6 +221,28 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, blocks sessiontree
 		default:
 			raw, _ := jsonMarshal(blk)
 			v.Parts = append(v.Parts, r.jsonPart(raw, blk.Type, false))
+		}
+	}
+}
+
+// orphanResults draws, after the rest of e, the results that pair put in
+// the cards of e's calls but that no card drew: when e cannot be decoded,
+// or its content is not what Load read (pair reads the calls' ids as Load
+// did, leniently; Decode is strict, and takes the last of two "content"
+// members). They have no block of their own, and would otherwise not be on
+// the page at all.
+func (r *Renderer) orphanResults(ec *entryContext, v *entryView, e *sessiontree.Entry) {
+	for _, id := range e.CallIDs {
+		re := ec.ownResult(e, id)
+		if re == nil || ec.rows[re.Index].text != "" {
+			continue
+		}
+		name := orString(re.ToolName, "tool")
+		ec.rows[re.Index].text = "[" + name + "]"
+		if rb, err := re.Decode(); err == nil && rb.Message != nil {
+			v.Parts = append(v.Parts, part{Tool: r.toolView(re.ToolName, nil, rb.Message, re.ID)})
+		} else {
+			v.Parts = append(v.Parts, r.jsonPart(rawJSON(re), "result "+name, false))
 		}
 	}
 }

@@ -11,7 +11,11 @@ func FilterCounts(s *sessiontree.Session, leaf *sessiontree.Entry) map[string]in
 	if leaf == nil {
 		leaf = s.Leaf
 	}
-	ec := scan(s)
+	r, err := New()
+	if err != nil {
+		return nil
+	}
+	ec := r.gather(s, nil) // the rows' flags come with the entries' rendering
 	counts := make(map[string]int, len(FilterModes))
 	for i, e := range s.Entries {
 		flags := ec.rows[i].flags

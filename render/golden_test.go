@@ -27,14 +27,11 @@ func TestGoldenEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ec := scan(s)
-	var rowText strings.Builder
 	html := make([]string, len(s.Entries))
+	ec := r.gather(s, html)
+	var rowText strings.Builder
 	for i, e := range s.Entries {
 		rowText.WriteString(e.ID + "\t" + flagNames(ec.rows[i].flags) + "\t" + ec.rows[i].text + "\n")
-		var h bytes.Buffer
-		r.renderEntry(&h, ec, i)
-		html[i] = h.String()
 	}
 	dir := filepath.Join("..", "testdata", "render", "golden")
 	golden(t, filepath.Join(dir, "rows.txt"), []byte(rowText.String()))

@@ -212,7 +212,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 			}
 		}()
 	}
-	ec := scan(s)
+	ec := pair(s)
 	order := treeOrder(s)
 	rows := ec.rows
 
@@ -273,8 +273,8 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	d.Models = strings.Join(models, ", ")
 	d.Nav = opts.Nav
-	for _, r := range rows {
-		if r.flags&flagSilent != 0 {
+	for _, e := range s.Entries {
+		if e.Silent { // rowOf's flagSilent
 			d.SilentTurns++
 		}
 	}
@@ -289,24 +289,41 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	}
 	d.TreeJSON = treeSlot
 
-	// The page is written as it is made: the template's parts, with the
-	// entries streamed in between, a batch at a time. The tree and the
-	// script come first, then the entries off the path (the store), then
-	// the conversation: the page's script draws the tree and the first
-	// entries while the rest arrives.
+	// The entries are rendered first, the store's (off the path, in tree
+	// order) and then the conversation's, into a spool (a temporary file
+	// past a few MB): rendering them also gathers their tree rows, which
+	// the page needs before them. The page is then written in its order:
+	// the tree and the script first, the store, then the conversation,
+	// so that the page's script draws the tree and the first entries while
+	// the rest arrives.
+	body := new(spool)
+	defer body.Close()
+	bw := bufio.NewWriterSize(body, 1<<20) // writeEntries writes entry by entry
+	if err := r.writeEntries(bw, ec, stored, storedPos, shownImages); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	mid := body.n
+	if err := r.writeEntries(bw, ec, shown, nil, shownImages); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
 	if err := r.executeAround(w, "top", &d, treeSlot, func(w io.Writer) error {
 		return treeJSON(w, s, order, rows, leaf)
 	}); err != nil {
 		return err
 	}
-	ec.dropRowText()
-	if err := r.writeEntries(w, ec, stored, storedPos, shownImages); err != nil {
+	if err := body.copyTo(w, 0, mid); err != nil {
 		return err
 	}
 	if err := r.page.ExecuteTemplate(w, "middle", &d); err != nil {
 		return fmt.Errorf("executing page template: %w", err)
 	}
-	if err := r.writeEntries(w, ec, shown, nil, shownImages); err != nil {
+	if err := body.copyTo(w, mid, body.n); err != nil {
 		return err
 	}
 	<-src.done
@@ -383,64 +400,108 @@ const batchBytes = 8 << 20
 // escaped, so "<" only starts our own tags, and we write no noscript,
 // script or comment; writeRawSafe makes sure of it.
 func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int, images imageSet) error {
-	// One buffer per place in a batch, reused batch after batch: growing a
-	// fresh buffer for every entry was a tenth of the export's allocations.
-	out := make([]bytes.Buffer, writeBatch)
-	var chunk bytes.Buffer
-	for lo, hi := 0, 0; lo < len(entries); lo = hi {
+	// Two batches are in hand at a time: while the page's writer writes
+	// one, every core renders the next. Rendering a batch and then writing
+	// it left one core idle while the other wrote (a tenth of the export
+	// at 100,000 entries).
+	type batch struct {
+		lo, hi int
+		out    []bytes.Buffer // the entries' HTML, safe as raw text
+		done   chan struct{}
+	}
+	// One buffer per place in a batch, reused: growing a fresh buffer for
+	// every entry was a tenth of the export's allocations.
+	bufs := [2][]bytes.Buffer{make([]bytes.Buffer, writeBatch), make([]bytes.Buffer, writeBatch)}
+	next := 0 // the first entry not yet in a batch
+	start := func(out []bytes.Buffer) *batch {
 		// A batch ends at writeBatch entries or batchBytes of their JSON
 		// (two entries at least, one for each core): its HTML is held until
 		// it is written.
-		for size := 0; hi < len(entries) && hi-lo < writeBatch && (hi-lo < 2 || size < batchBytes); hi++ {
-			size += ec.s.Entries[entries[hi]].RawLen()
+		b := &batch{lo: next, hi: next, out: out, done: make(chan struct{})}
+		for size := 0; b.hi < len(entries) && b.hi-b.lo < writeBatch && (b.hi-b.lo < 2 || size < batchBytes); b.hi++ {
+			size += ec.s.Entries[entries[b.hi]].RawLen()
 		}
-		parallel(hi-lo, func(j int) {
-			r.renderEntry(&out[j], ec, entries[lo+j])
-		})
-		// Chunks of this batch: a new one after chunkBytes, so that the
-		// script can use the first entries before big ones have arrived.
-		for j := 0; j < hi-lo; {
-			k := j
-			size := 0
-			for k < hi-lo && (k == j || size+out[k].Len() <= chunkBytes) {
-				size += out[k].Len()
-				k++
+		next = b.hi
+		go func() {
+			defer close(b.done)
+			parallel(b.hi-b.lo, func(j int) {
+				r.renderEntry(&out[j], ec, entries[b.lo+j])
+				makeRawSafe(&out[j])
+			})
+		}()
+		return b
+	}
+	var chunk bytes.Buffer
+	cur := start(bufs[0])
+	for k := 1; ; k++ {
+		<-cur.done
+		var ahead *batch
+		if next < len(entries) {
+			ahead = start(bufs[k%2])
+		}
+		if err := writeChunks(w, &chunk, cur.out[:cur.hi-cur.lo], cur.lo, positions, images); err != nil {
+			if ahead != nil {
+				<-ahead.done
 			}
-			chunk.Reset()
-			if positions != nil {
-				chunk.WriteString(`<script type="text/x-canopy" data-i="`)
-				for i := lo + j; i < lo+k; i++ {
-					if i > lo+j {
-						chunk.WriteByte(' ')
-					}
-					chunk.WriteString(strconv.Itoa(positions[i]))
+			return err
+		}
+		if ahead == nil {
+			return nil
+		}
+		cur = ahead
+	}
+}
+
+// writeChunks writes the HTML of one batch's entries (out; lo is the
+// first one's place in the list written) in chunks of about chunkBytes,
+// so that the script can use the first entries before big ones have
+// arrived, and empties the buffers for the next batch.
+func writeChunks(w io.Writer, chunk *bytes.Buffer, out []bytes.Buffer, lo int, positions []int, images imageSet) error {
+	for j := 0; j < len(out); {
+		k := j
+		size := 0
+		for k < len(out) && (k == j || size+out[k].Len() <= chunkBytes) {
+			size += out[k].Len()
+			k++
+		}
+		chunk.Reset()
+		if positions != nil {
+			chunk.WriteString(`<script type="text/x-canopy" data-i="`)
+			for i := lo + j; i < lo+k; i++ {
+				if i > lo+j {
+					chunk.WriteByte(' ')
 				}
-				chunk.WriteString(`">`)
-			} else {
-				chunk.WriteString(`<noscript data-at="` + strconv.Itoa(lo+j) + `">`)
+				chunk.WriteString(strconv.Itoa(positions[i]))
 			}
-			for ; j < k; j++ {
-				h := out[j].Bytes()
-				writeRawSafe(&chunk, h)
-				if images != nil {
-					collectImages(h, images)
-				}
-				out[j].Reset()
-				if out[j].Cap() > 64<<10 {
-					// A big entry: do not keep its room for the next
-					// batch (512 places of the biggest entry each held
-					// was 15 MB on the 100,000-entry session).
-					out[j] = bytes.Buffer{}
-				}
+			chunk.WriteString(`">`)
+		} else {
+			chunk.WriteString(`<noscript data-at="` + strconv.Itoa(lo+j) + `">`)
+		}
+		if _, err := w.Write(chunk.Bytes()); err != nil {
+			return err
+		}
+		for ; j < k; j++ {
+			h := out[j].Bytes()
+			if images != nil {
+				collectImages(h, images)
 			}
-			if positions != nil {
-				chunk.WriteString("</script>")
-			} else {
-				chunk.WriteString("</noscript>")
-			}
-			if _, err := w.Write(chunk.Bytes()); err != nil {
+			if _, err := w.Write(h); err != nil {
 				return err
 			}
+			out[j].Reset()
+			if out[j].Cap() > 64<<10 {
+				// A big entry: do not keep its room for the next
+				// batch (512 places of the biggest entry each held
+				// was 15 MB on the 100,000-entry session).
+				out[j] = bytes.Buffer{}
+			}
+		}
+		end := "</noscript>"
+		if positions != nil {
+			end = "</script>"
+		}
+		if _, err := io.WriteString(w, end); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -469,39 +530,51 @@ func writeRawSafe(w *bytes.Buffer, h []byte) {
 	}
 }
 
-// nextRawEnder is the index of the first "<" in h that ends raw text or
-// starts a comment, or -1.
-func nextRawEnder(h []byte) int {
-	first := -1
-	for _, open := range []string{"</", "<!--"} {
-		for from := 0; ; {
-			i := bytes.Index(h[from:], []byte(open))
-			if i < 0 || (first >= 0 && from+i > first) {
-				break
-			}
-			if rawEnder(string(h[from+i+1 : min(len(h), from+i+1+len("/noscript"))])) {
-				first = from + i
-				break
-			}
-			from += i + 1
-		}
+// makeRawSafe makes an entry's HTML in b safe as raw text (writeRawSafe),
+// copying it only when there is something to change, which there never
+// should be.
+func makeRawSafe(b *bytes.Buffer) {
+	if nextRawEnder(b.Bytes()) < 0 {
+		return
 	}
-	return first
+	var safe bytes.Buffer
+	writeRawSafe(&safe, b.Bytes())
+	*b = safe
 }
 
-// rawEnder reports whether what follows a "<" ends raw text or starts a
-// comment.
-func rawEnder(rest string) bool {
-	if strings.HasPrefix(rest, "!--") {
-		return true
+// nextRawEnder is the index of the first "<" in h that ends raw text or
+// starts a comment, or -1. One pass from "<" to "<" (a vectorized search):
+// an entry's HTML has a "<" every few dozen bytes, and most are rejected
+// by the byte after it.
+func nextRawEnder(h []byte) int {
+	for i := 0; i < len(h); i++ {
+		j := bytes.IndexByte(h[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if rawEnder(h[i+1:]) {
+			return i
+		}
 	}
-	if len(rest) == 0 || rest[0] != '/' {
+	return -1
+}
+
+// rawEnder reports whether what follows a "<" ends raw text ("/script",
+// "/noscript", any case) or starts a comment ("!--").
+func rawEnder(rest []byte) bool {
+	if len(rest) < 3 {
 		return false
 	}
-	rest = rest[1:]
-	for _, name := range []string{"noscript", "script"} {
-		if len(rest) >= len(name) && strings.EqualFold(rest[:len(name)], name) {
-			return true
+	switch rest[0] {
+	case '!':
+		return rest[1] == '-' && rest[2] == '-'
+	case '/':
+		rest = rest[1:]
+		for _, name := range []string{"script", "noscript"} {
+			if len(rest) >= len(name) && rest[0]|0x20 == name[0] && bytes.EqualFold(rest[:len(name)], []byte(name)) {
+				return true
+			}
 		}
 	}
 	return false
@@ -580,7 +653,27 @@ func (r *Renderer) renderEntry(buf *bytes.Buffer, ec *entryContext, i int) {
 	}
 	e := ec.s.Entries[i]
 	b, err := e.Decode()
+	if err != nil {
+		b = nil
+	}
+	ec.gatherRow(i, b)
 	writeEntry(buf, r.view(ec, e, b, err))
+}
+
+// gather renders every entry with a block of its own, in file order, into
+// html (by index; nil: nowhere), and returns the context with every row
+// filled in: the two passes of Render, without a page.
+func (r *Renderer) gather(s *sessiontree.Session, html []string) *entryContext {
+	ec := pair(s)
+	var buf bytes.Buffer
+	for i := range s.Entries {
+		buf.Reset()
+		r.renderEntry(&buf, ec, i)
+		if html != nil {
+			html[i] = buf.String()
+		}
+	}
+	return ec
 }
 
 // parallel runs f(0..n-1) on every core.

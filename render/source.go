@@ -31,13 +31,15 @@ func (b *blocks) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// spool holds the compressed source from the time it is made, while the
-// entries are rendered, until the end of the page: in memory (blocks) up
-// to spoolMemory, and beyond that in a temporary file, removed by Close.
-// On an 85 MB session the compressed source is 18 MB; kept in memory, it
-// was a fifth of what the export held live, so the collector had that much
-// more to mark, cycle after cycle. A temporary file that cannot be made
-// leaves the bytes in memory: slower to collect, never wrong.
+// spool holds bytes made before their place in the page comes: the
+// rendered entries, which come after the tree their rendering completes,
+// and the compressed source, made while the entries are rendered. It keeps
+// them in memory (blocks) up to spoolMemory, and beyond that in a
+// temporary file, removed by Close. On an 85 MB session the compressed
+// source is 18 MB and the entries 90 MB; kept in memory, the source alone
+// was a fifth of what the export held live, so the collector had that
+// much more to mark, cycle after cycle. A temporary file that cannot be
+// made leaves the bytes in memory: slower to collect, never wrong.
 type spool struct {
 	mem    blocks
 	n      int
@@ -63,7 +65,7 @@ func (s *spool) Write(p []byte) (int, error) {
 // removed at once where the system allows (Unix: it lives until closed,
 // and nothing is left behind if the process dies), else by Close.
 func (s *spool) spill() {
-	f, err := os.CreateTemp("", "canopy-source-*.gz")
+	f, err := os.CreateTemp("", "canopy-*.tmp")
 	if err != nil {
 		return
 	}
@@ -92,6 +94,27 @@ func (s *spool) Close() error {
 	if s.file != nil {
 		s.closeFile(s.file)
 		s.file = nil
+	}
+	return nil
+}
+
+// copyTo writes the bytes from offset from to offset to to w.
+func (s *spool) copyTo(w io.Writer, from, to int) error {
+	if s.file != nil {
+		if _, err := io.Copy(w, io.NewSectionReader(s.file, int64(from), int64(to-from))); err != nil {
+			return fmt.Errorf("reading the rendered entries back: %w", err)
+		}
+		return nil
+	}
+	off := 0
+	for _, blk := range s.mem {
+		lo, hi := max(from-off, 0), min(to-off, len(blk))
+		if lo < hi {
+			if _, err := w.Write(blk[lo:hi]); err != nil {
+				return err
+			}
+		}
+		off += len(blk)
 	}
 	return nil
 }

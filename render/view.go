@@ -92,72 +92,24 @@ type entryContext struct {
 	results map[string]*sessiontree.Entry // toolCallId to the result shown in the call's card
 }
 
-// callRef is a tool call, by what the page needs of it without its body.
+// callRef is a tool call: its id and the assistant message that made it.
 type callRef struct {
 	id    string
-	entry *sessiontree.Entry // the assistant message that made it
-	name  string
+	entry *sessiontree.Entry
 }
 
-// dropRowText lets the rows' text go once the tree's JSON is written: it
-// is read nowhere else, and while the entries are rendered it was a tenth
-// of what the collector had to mark at every cycle (10 MB of 75 at
-// 100,000 entries), in a heap held near its limit.
-func (ec *entryContext) dropRowText() {
-	for i := range ec.rows {
-		ec.rows[i].text = ""
-	}
-}
-
-// scan is the first of the two passes over a session: every entry's
-// outline (sessiontree's DecodeOutline: no thinking, output or pictures)
-// is decoded once, on every core, and only what the page needs besides the
-// entry's own HTML is kept: its tree row and the tool calls it makes or
-// answers. The second pass decodes entries again, a batch at a time, to
-// render them: memory holds rows and one batch, never every body at once.
-func scan(s *sessiontree.Session) *entryContext {
-	type call struct {
-		callRef
-		summary string // as in tree rows: "read: path:1-10"
-	}
-	type found struct {
-		row    rowInfo
-		calls  []call
-		callID string // toolResult: the call it answers
-	}
-	per := make([]found, len(s.Entries))
-	parallel(len(s.Entries), func(i int) {
-		e := s.Entries[i]
-		if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult {
-			// The tree takes a result's text from its call: only the
-			// call's id is read, not the output (most of the bytes).
-			if id, err := e.DecodeToolCallID(); err == nil {
-				per[i].row = rowInfo{flags: flagToolResult}
-				per[i].callID = id
-				return
-			}
-		}
-		// The outline: all that rows and calls need, without thinking
-		// and other bulk.
-		b, err := e.DecodeOutline()
-		if err != nil {
-			b = nil
-		}
-		per[i].row = rowOf(e, b)
-		if b == nil || b.Message == nil {
-			return
-		}
-		switch m := b.Message; m.Role {
-		case sessiontree.RoleAssistant:
-			for _, blk := range m.Content {
-				if blk.Type == "toolCall" && blk.ID != "" {
-					per[i].calls = append(per[i].calls, call{callRef{blk.ID, e, blk.Name}, toolSummary(blk.Name, decodeArgs(blk.Arguments))})
-				}
-			}
-		case sessiontree.RoleToolResult:
-			per[i].callID = m.ToolCallID
-		}
-	})
+// pair is the first of the two passes over a session, and it decodes
+// nothing: it pairs tool calls with their results from what Load read of
+// every entry (Entry.CallIDs, Entry.ToolCallID), and counts every entry's
+// depth. The second pass renders the entries and fills in their tree rows
+// (gatherRow) as it goes: each entry is decoded once, not once for its row
+// and again for its HTML (that first decoding was a tenth of the export's
+// time at 100,000 entries).
+//
+// In file order: a result pairs with a call made before it. The result
+// shown inside a call's card is the first, in file order, that descends
+// from the calling message; others are entries of their own.
+func pair(s *sessiontree.Session) *entryContext {
 	ec := &entryContext{s: s, rows: make([]rowInfo, len(s.Entries)), calls: map[string]callRef{}, results: map[string]*sessiontree.Entry{}}
 	ec.depth = make([]int, len(s.Entries))
 	for _, i := range treeOrder(s) { // parents come before their children
@@ -165,49 +117,73 @@ func scan(s *sessiontree.Session) *entryContext {
 			ec.depth[i] = ec.depth[p.Index] + 1
 		}
 	}
-	// In file order: a result pairs with a call made before it. The result
-	// shown inside a call's card is the first, in file order, that
-	// descends from the calling message; others are entries of their own.
-	// The calls' summaries are only needed here, for their results' rows.
-	summaries := map[string]string{}
 	for i, e := range s.Entries {
-		f := &per[i]
-		for _, c := range f.calls {
-			if _, dup := ec.calls[c.id]; !dup {
-				ec.calls[c.id] = c.callRef
-				summaries[c.id] = c.summary
+		for _, id := range e.CallIDs {
+			if _, dup := ec.calls[id]; !dup {
+				ec.calls[id] = callRef{id, e}
 			}
 		}
-		if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult {
-			call, ok := ec.calls[f.callID]
-			if ok {
-				f.row.text = "[" + summaries[f.callID] + "]"
-				if ec.results[f.callID] == nil && descends(e, call.entry) {
-					ec.results[f.callID] = e
-					f.row.flags |= flagEmbedded
-				}
-			} else {
-				f.row.text = "[" + orString(e.ToolName, "tool") + "]"
-			}
+		if !isResult(e) {
+			continue
 		}
-		ec.rows[i] = f.row
+		ec.rows[i].flags = flagToolResult
+		if call, ok := ec.calls[e.ToolCallID]; ok && ec.results[e.ToolCallID] == nil && descends(e, call.entry) {
+			ec.results[e.ToolCallID] = e
+			ec.rows[i].flags |= flagEmbedded
+		}
 	}
 	return ec
 }
 
-// callArgs decodes the arguments of a call again (for the rare result
-// drawn apart from its call's card).
-func (ec *entryContext) callArgs(c callRef) args {
+func isResult(e *sessiontree.Entry) bool {
+	return e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult
+}
+
+// ownResult is the result drawn in the card of call id when e is the
+// message that made the call (the first, in file order, with that id), or
+// nil.
+func (ec *entryContext) ownResult(e *sessiontree.Entry, id string) *sessiontree.Entry {
+	if call, ok := ec.calls[id]; ok && call.entry == e {
+		return ec.results[id]
+	}
+	return nil
+}
+
+// gatherRow records the tree row of entry i, which the second pass has
+// just decoded (b is nil when it could not be): its flags join those pair
+// set. Each row is written by the one worker that renders its entry (a
+// result drawn in its call's card: the call's), so workers never write the
+// same row.
+func (ec *entryContext) gatherRow(i int, b *sessiontree.Body) {
+	e := ec.s.Entries[i]
+	row := rowOf(e, b)
+	if isResult(e) {
+		// A result's row is its call's: "[read: path]".
+		row.text = "[" + orString(e.ToolName, "tool") + "]"
+		if call, ok := ec.calls[e.ToolCallID]; ok {
+			if name, a, found := ec.callArgs(call); found {
+				row.text = "[" + toolSummary(name, a) + "]"
+			}
+		}
+	}
+	ec.rows[i].text = row.text
+	ec.rows[i].flags |= row.flags
+}
+
+// callArgs decodes a call's message again to find the call's name and
+// arguments (for the rare result drawn apart from its call's card); found
+// is false when the message cannot be decoded or has no such call.
+func (ec *entryContext) callArgs(c callRef) (name string, a args, found bool) {
 	b, err := c.entry.Decode()
 	if err != nil || b.Message == nil {
-		return args{}
+		return "", args{}, false
 	}
 	for _, blk := range b.Message.Content {
 		if blk.Type == "toolCall" && blk.ID == c.id {
-			return decodeArgs(blk.Arguments)
+			return blk.Name, decodeArgs(blk.Arguments), true
 		}
 	}
-	return args{}
+	return "", args{}, false
 }
 
 // descends reports whether e is below ancestor, looking a bounded number of

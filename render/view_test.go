@@ -129,7 +129,7 @@ func testPageChunks(t *testing.T, file string, wantChunks int) {
 		t.Fatalf("page order: script %d, store %d, conversation %d, end %d", script, store, conv, end)
 	}
 	// Entries on the path: the non-embedded ones, in order.
-	ec := scan(s)
+	ec := pair(s)
 	var want []string
 	for _, e := range s.Path(s.Leaf) {
 		if ec.rows[e.Index].flags&flagEmbedded == 0 {
@@ -277,5 +277,54 @@ func TestCollectImages(t *testing.T) {
 	collectImages([]byte(html), set)
 	if len(set) != 2 || !set.has([]byte(big)) || !set.has([]byte(big+"AAAA")) {
 		t.Errorf("collectImages found %d pictures: %v", len(set), set)
+	}
+}
+
+// TestResultsOfUnreadableCalls: a result is drawn in its call's card, so it
+// has no block of its own; when the calling message cannot be decoded
+// (a mistyped field) or its content is not what Load read (two "content"
+// members: Load reads both, Decode the last), the result is drawn after the
+// message's JSON or content, and its row is the tool's name.
+func TestResultsOfUnreadableCalls(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"go"}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","stopReason":5,"content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}]}}`,
+		`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-01-01T00:00:03Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"FIRST-OUTPUT"}]}}`,
+		`{"type":"message","id":"a2","parentId":"r1","timestamp":"2026-01-01T00:00:04Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"read","arguments":{"path":"x"}}],"content":[{"type":"text","text":"second"}]}}`,
+		`{"type":"message","id":"r2","parentId":"a2","timestamp":"2026-01-01T00:00:05Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"read","content":[{"type":"text","text":"SECOND-OUTPUT"}]}}`,
+		`{"type":"message","id":"a3","parentId":"r2","timestamp":"2026-01-01T00:00:06Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c3","name":"read","arguments":{"path":"y"}}]}}`,
+		`{"type":"message","id":"r3","parentId":"a3","timestamp":"2026-01-01T00:00:07Z","message":{"role":"toolResult","toolCallId":"c3","toolName":"read","content":[{"type":"text","text":"THIRD-OUTPUT"}]}}`,
+	}
+	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := make([]string, len(s.Entries))
+	ec := r.gather(s, html)
+	for _, c := range []struct {
+		call, result, output, row string
+	}{
+		{"a1", "r1", "FIRST-OUTPUT", "[bash]"},
+		{"a2", "r2", "SECOND-OUTPUT", "[read]"},
+		{"a3", "r3", "THIRD-OUTPUT", "[read: y]"}, // drawn in the card, as always
+	} {
+		call, res := s.Entry(c.call), s.Entry(c.result)
+		if n := strings.Count(html[call.Index], c.output); n != 1 {
+			t.Errorf("%s: the output of %s is drawn %d times, want once", c.call, c.result, n)
+		}
+		if html[res.Index] != "" || ec.rows[res.Index].flags&flagEmbedded == 0 {
+			t.Errorf("%s: drawn apart from %s's card", c.result, c.call)
+		}
+		if got := ec.rows[res.Index].text; got != c.row {
+			t.Errorf("%s: row %q, want %q", c.result, got, c.row)
+		}
+	}
+	if !strings.Contains(html[s.Entry("a1").Index], "could not be read in full") {
+		t.Errorf("a1 is not shown as unreadable")
 	}
 }

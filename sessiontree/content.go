@@ -91,41 +91,7 @@ type Body struct {
 func (e *Entry) Decode() (*Body, error) {
 	var b Body
 	// readBody copies what it keeps: b holds nothing of raw.
-	if err := e.withRaw(func(raw jsontext.Value) error { return readBody(raw, &b, false) }); err != nil {
-		return nil, err
-	}
-	if m := b.Message; m != nil && m.Role == "hookMessage" {
-		m.Role = RoleCustom
-	}
-	return &b, nil
-}
-
-// DecodeToolCallID reads only message.toolCallId from a toolResult entry,
-// skipping its content: results are most of a session's bytes (file
-// contents, command output), and a pass that pairs results with their
-// calls needs nothing else. The error is Decode's for the same entry.
-func (e *Entry) DecodeToolCallID() (string, error) {
-	var id string
-	err := e.withRaw(func(raw jsontext.Value) (err error) {
-		id, err = readToolCallID(raw)
-		return err
-	})
-	return id, err
-}
-
-// DecodeOutline reads what a list of entries shows of one (a tree row,
-// the pairing of tool calls with their results) into a Body, leaving out
-// the bulk: thinking, pictures, command output and details are checked and
-// skipped, not copied. The other fields are as Decode reads them, and so
-// is the error: the skipped fields are checked for their JSON types, so an
-// entry Decode rejects is rejected here too.
-//
-// Why: the rows need every entry decoded once before the entries are
-// rendered (and decoded again); most of what the first decoding copied was
-// thinking text the rows never show.
-func (e *Entry) DecodeOutline() (*Body, error) {
-	var b Body
-	if err := e.withRaw(func(raw jsontext.Value) error { return readBody(raw, &b, true) }); err != nil {
+	if err := e.withRaw(func(raw jsontext.Value) error { return readBody(raw, &b) }); err != nil {
 		return nil, err
 	}
 	if m := b.Message; m != nil && m.Role == "hookMessage" {

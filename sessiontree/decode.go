@@ -159,7 +159,8 @@ func usageOf(o *lobj[headUsage]) *Usage {
 // base64 and are only needed when rendering.
 type blockHeads struct {
 	toolCalls int
-	silent    bool // the first text starts with NO_REPLY
+	silent    bool     // the first text starts with NO_REPLY
+	callIDs   []string // the tool calls' ids (strings, not empty), in order
 }
 
 // silentMark opens a gateway's silent housekeeping reply, one never
@@ -212,6 +213,7 @@ func (b *blockHeads) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		var blk struct {
 			Type lstr      `json:"type"`
 			Text rawPrefix `json:"text"`
+			ID   lstr      `json:"id"`
 		}
 		if err := json.UnmarshalDecode(d, &blk); err != nil {
 			return err
@@ -219,6 +221,9 @@ func (b *blockHeads) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		switch blk.Type {
 		case "toolCall":
 			b.toolCalls++
+			if blk.ID != "" {
+				b.callIDs = append(b.callIDs, string(blk.ID))
+			}
 		case "text":
 			if !sawText {
 				sawText, b.silent = true, bool(blk.Text)
@@ -282,6 +287,7 @@ type headMessage struct {
 	Usage      lobj[headUsage] `json:"usage"`
 	Content    blockHeads      `json:"content"`
 	ToolName   lstr            `json:"toolName"`
+	ToolCallID lstr            `json:"toolCallId"`
 	CustomType lstr            `json:"customType"`
 	Display    lbool           `json:"display"`
 }
@@ -341,6 +347,12 @@ func (e *Entry) fill(h *head, none *Detail) {
 			e.StopReason = string(m.StopReason)
 			e.Usage = usageOf(&m.Usage)
 			e.ToolCalls = m.Content.toolCalls
+			if e.Role == RoleAssistant {
+				e.CallIDs = m.Content.callIDs // the head is new for every line
+			}
+			if e.Role == RoleToolResult {
+				e.ToolCallID = string(m.ToolCallID)
+			}
 			e.Silent = e.Role == RoleAssistant && m.Content.silent
 			e.ToolName = string(m.ToolName)
 			if e.Role == RoleCustom {

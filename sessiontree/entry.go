@@ -68,6 +68,11 @@ type Entry struct {
 	Usage      *Usage // assistant message; a Flue compaction's own cost
 	ToolCalls  int    // toolCall blocks in an assistant message
 	ToolName   string // toolResult message
+	// Tool calls and their results, paired without decoding the entries
+	// again: the ids (non-empty strings) of an assistant message's
+	// toolCall blocks, in order, and the call a toolResult answers.
+	CallIDs    []string
+	ToolCallID string
 
 	// The fields that only some types carry, behind one pointer: most
 	// entries are messages, which need none of them (a third of an entry's

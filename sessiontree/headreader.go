@@ -168,6 +168,8 @@ func (w *walker) headMessage(o *lobj[headMessage]) error {
 			return w.blockHeads(&m.Content)
 		case "toolName":
 			return w.lstr(&m.ToolName)
+		case "toolCallId":
+			return w.lstr(&m.ToolCallID)
 		case "customType":
 			return w.lstr(&m.CustomType)
 		case "display":
@@ -233,12 +235,14 @@ func (w *walker) blockHeads(b *blockHeads) error {
 		if w.kind() != '{' {
 			return w.skip()
 		}
-		var typ lstr
+		var typ, id lstr
 		var text bool
 		if _, err := w.object(func(name []byte) error {
 			switch string(name) {
 			case "type":
 				return w.lstr(&typ)
+			case "id":
+				return w.lstr(&id)
 			case "text":
 				raw, err := w.rawValue()
 				text = startsSilent(raw)
@@ -251,6 +255,9 @@ func (w *walker) blockHeads(b *blockHeads) error {
 		switch typ {
 		case "toolCall":
 			b.toolCalls++
+			if id != "" {
+				b.callIDs = append(b.callIDs, string(id))
+			}
 		case "text":
 			if !sawText {
 				sawText, b.silent = true, text

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -1797,6 +1798,39 @@ func TestSilentReplies(t *testing.T) {
 				if got := s.Entries[0].Silent; got != want {
 					t.Errorf("%s: Silent = %v, want %v", role, got, want)
 				}
+			}
+		})
+	}
+}
+
+// TestToolCallIDs: Load reads the ids of an assistant message's tool calls
+// and the call a result answers, leniently, as the rest of the head.
+func TestToolCallIDs(t *testing.T) {
+	cases := []struct {
+		name, message string
+		calls         []string
+		answers       string
+	}{
+		{"calls", `{"role":"assistant","content":[{"type":"text","text":"x"},{"type":"toolCall","id":"c1","name":"bash"},{"type":"toolCall","id":"c\u0032","name":"read"}]}`, []string{"c1", "c2"}, ""},
+		{"id before type", `{"role":"assistant","content":[{"id":"c1","type":"toolCall"}]}`, []string{"c1"}, ""},
+		{"no id or not a string", `{"role":"assistant","content":[{"type":"toolCall"},{"type":"toolCall","id":7},{"type":"toolCall","id":""}]}`, nil, ""},
+		{"not a call", `{"role":"assistant","content":[{"type":"text","id":"c1"}]}`, nil, ""},
+		{"user's calls are not calls", `{"role":"user","content":[{"type":"toolCall","id":"c1"}]}`, nil, ""},
+		{"result", `{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[]}`, nil, "c1"},
+		{"result, id not a string", `{"role":"toolResult","toolCallId":1,"content":[]}`, nil, ""},
+		{"assistant's toolCallId", `{"role":"assistant","toolCallId":"c1","content":[]}`, nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}` + "\n" +
+				`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":` + c.message + `}` + "\n"
+			s, err := Load([]byte(src), "t.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := s.Entries[0]
+			if !slices.Equal(e.CallIDs, c.calls) || e.ToolCallID != c.answers {
+				t.Errorf("CallIDs %q, ToolCallID %q; want %q, %q", e.CallIDs, e.ToolCallID, c.calls, c.answers)
 			}
 		})
 	}

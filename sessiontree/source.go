@@ -204,7 +204,7 @@ func (s *Session) Close() error {
 }
 
 // Err returns the first error met reading the session's input again after
-// the load: by Raw, Decode, DecodeToolCallID, SourceReader or ReadSource.
+// the load: by Raw, Decode, SourceReader or ReadSource.
 // It wraps ErrChanged when the file changed. Decode errors are read as a
 // malformed entry by most callers (they show its JSON instead); whoever
 // makes something of a whole session checks Err before trusting it.

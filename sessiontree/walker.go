@@ -20,8 +20,8 @@ import (
 // then reads them).
 //
 // Why: json.Unmarshal's tokenizer checks every byte as it goes, and an
-// export reads every entry three times (its head at load, its outline for
-// the tree, all of it to render it). Decoding the bodies of the 100,000
+// export reads every entry twice (its head at load, all of it to render
+// it). Decoding the bodies of the 100,000
 // entries of a generated 85 MB session took 1.3 s on one core with
 // json.Unmarshal, 0.77 s with readBody.
 //
@@ -32,9 +32,6 @@ import (
 type walker struct {
 	b []byte
 	i int
-	// outline: thinking, pictures, command output and details are checked
-	// for their type and skipped (DecodeOutline).
-	outline bool
 	// mistyped: a field of a Body had the wrong JSON type. json.Unmarshal
 	// goes on and fails at the end; so does readBody.
 	mistyped bool
@@ -46,8 +43,8 @@ var (
 )
 
 // readBody decodes raw (one JSON object) into b.
-func readBody(raw []byte, b *Body, outline bool) error {
-	w := walker{b: raw, outline: outline}
+func readBody(raw []byte, b *Body) error {
+	w := walker{b: raw}
 	if err := w.body(b); err != nil {
 		return err
 	}
@@ -309,9 +306,9 @@ func (w *walker) body(b *Body) error {
 		case "content":
 			return w.blocks(&b.Content)
 		case "details":
-			return w.bulkValue(&b.Details)
+			return w.value(&b.Details)
 		case "data":
-			return w.bulkValue(&b.Data)
+			return w.value(&b.Data)
 		case "fromHook":
 			return w.boolean(&b.FromHook)
 		case "fromExtension":
@@ -320,40 +317,6 @@ func (w *walker) body(b *Body) error {
 		return w.skip()
 	})
 	return err
-}
-
-// readToolCallID reads message.toolCallId alone, as json.Unmarshal reads
-// it into struct{ Message *struct{ ToolCallID string } }: the rest, most
-// of a result's bytes, is skipped.
-func readToolCallID(raw []byte) (string, error) {
-	w := walker{b: raw}
-	var id string
-	_, err := w.object(func(name []byte) error {
-		if string(name) != "message" {
-			return w.skip()
-		}
-		if w.kind() == 'n' {
-			id = "" // a nil pointer; a later object starts afresh
-			return w.skip()
-		}
-		_, err := w.object(func(name []byte) error {
-			if string(name) == "toolCallId" {
-				return w.str(&id)
-			}
-			return w.skip()
-		})
-		return err
-	})
-	if err != nil {
-		return "", err
-	}
-	if err := w.end(); err != nil {
-		return "", err
-	}
-	if w.mistyped {
-		return "", errMistyped
-	}
-	return id, nil
 }
 
 // message reads into *mp: a member given twice fills the same Message, as
@@ -388,13 +351,13 @@ func (w *walker) message(mp **Message) error {
 		case "toolName":
 			return w.str(&m.ToolName)
 		case "details":
-			return w.bulkValue(&m.Details)
+			return w.value(&m.Details)
 		case "isError":
 			return w.boolean(&m.IsError)
 		case "command":
 			return w.str(&m.Command)
 		case "output":
-			return w.bulkStr(&m.Output)
+			return w.str(&m.Output)
 		case "exitCode":
 			return w.intPtr(&m.ExitCode)
 		case "cancelled":
@@ -451,11 +414,11 @@ func (w *walker) block(b *Block) error {
 		case "text":
 			return w.str(&b.Text)
 		case "thinking":
-			return w.bulkStr(&b.Thinking)
+			return w.str(&b.Thinking)
 		case "redacted":
 			return w.boolean(&b.Redacted)
 		case "data":
-			return w.bulkStr(&b.Data)
+			return w.str(&b.Data)
 		case "mimeType":
 			return w.str(&b.MimeType)
 		case "id":
@@ -543,19 +506,6 @@ func (w *walker) str(s *string) error {
 	return w.skip()
 }
 
-// bulkStr is str, but in an outline only checks the type.
-func (w *walker) bulkStr(s *string) error {
-	if !w.outline {
-		return w.str(s)
-	}
-	switch w.kind() {
-	case '"', 'n':
-	default:
-		w.mistyped = true
-	}
-	return w.skip()
-}
-
 func (w *walker) boolean(b *bool) error {
 	switch k := w.kind(); k {
 	case 't', 'f', 'n':
@@ -623,14 +573,6 @@ func (w *walker) value(v *jsontext.Value) error {
 	}
 	*v = append((*v)[:0], raw...)
 	return nil
-}
-
-// bulkValue is value, but in an outline only skips.
-func (w *walker) bulkValue(v *jsontext.Value) error {
-	if w.outline {
-		return w.skip()
-	}
-	return w.value(v)
 }
 
 // DecodeArguments decodes a tool call's arguments (Block.Arguments) as
