@@ -101,7 +101,13 @@ func (s *spool) Close() error {
 // copyTo writes the bytes from offset from to offset to to w.
 func (s *spool) copyTo(w io.Writer, from, to int) error {
 	if s.file != nil {
-		if _, err := io.Copy(w, io.NewSectionReader(s.file, int64(from), int64(to-from))); err != nil {
+		// The file itself, limited, not a SectionReader: writing to a
+		// file (through a bufio.Writer's ReadFrom), os.File copies it
+		// with copy_file_range, in the kernel.
+		if _, err := s.file.Seek(int64(from), io.SeekStart); err != nil {
+			return fmt.Errorf("reading the rendered entries back: %w", err)
+		}
+		if _, err := io.Copy(w, &io.LimitedReader{R: s.file, N: int64(to - from)}); err != nil {
 			return fmt.Errorf("reading the rendered entries back: %w", err)
 		}
 		return nil
