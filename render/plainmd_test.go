@@ -38,7 +38,16 @@ var plainCases = []struct {
 	{"a | table", false},
 	{"~~struck~~", false},
 	{"mail me@example.com", false},
-	{"tab\there", false},
+	{"tab\there, a tab within a line", true},
+	{"\tat a line's start: code", false},
+	{"a tab at a line's end\t\nnext", false},
+	{"a tab at the end\t", false},
+	{"The plan: first this, then that.", true},
+	{"key: value\nother: 2", true},
+	{"see http://example.com", false},
+	{"see HTTPS://example.com", false},
+	{"ftp://files.example.com/x", false},
+	{"a colon: and http without a scheme", false},
 	{"broken \xff utf-8", false},
 	{"ends with a space ", false},
 }
@@ -97,7 +106,8 @@ func TestPlainMarkdownRandom(t *testing.T) {
 		t.Fatal(err)
 	}
 	pieces := []string{"a", "Z", "7", " ", " ", "\n", "\n\n", ".", ",", ";", "?", "'", `"`, "%", "/", "(", ")",
-		"-", "!", "=", "+", "{", "}", "^", "$", "é", "日", "🎉", "\u00a0", "\u2028", "www", "w.", "--", "==", "1.", "x"}
+		"-", "!", "=", "+", "{", "}", "^", "$", "é", "日", "🎉", "\u00a0", "\u2028", "www", "w.", "--", "==", "1.", "x",
+		":", "\t", "http", "https://a.io", "ftp:", "HTTP://x.y", ":/", "a@b.c"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 20000
 	if testing.Short() {
