@@ -91,6 +91,10 @@ func plainMarkdown(src string) (html string, ok bool) {
 				// Indented code, a list item, a setext underline, an
 				// ordered list item.
 				return "", false
+			case c == '`':
+				if n, _ := codeSpan(src[i:]); n >= 3 {
+					return "", false // a code fence
+				}
 			}
 			lineStart = false
 		}
@@ -104,6 +108,12 @@ func plainMarkdown(src string) (html string, ok bool) {
 		case strings.IndexByte(" .,;?'\"%/()-!=+{}^$", c) >= 0:
 		case c == ':' && colon:
 		case c == '\t': // within a line (at its start, it indents)
+		case c == '`':
+			_, end := codeSpan(src[i:])
+			if end < 0 {
+				return "", false
+			}
+			i += end - 1
 		default:
 			return "", false
 		}
@@ -123,12 +133,69 @@ func plainMarkdown(src string) (html string, ok bool) {
 			if i > 0 {
 				b.WriteString("<br>\n") // WithHardWraps
 			}
-			b.WriteString(strings.ReplaceAll(line, `"`, "&quot;"))
+			writePlainLine(&b, line)
 		}
 		b.WriteString("</p>\n")
 	}
 	return b.String(), true
 }
+
+// codeSpan reads the run of backticks that s starts with: its length, and
+// where the code span it opens ends on the same line (past its closing
+// run, as long as the opening one), or -1 if it does not end there or
+// holds what plainMarkdown leaves to goldmark: a control character (a
+// carriage return ends a line), or "@" (linkify may read "`a@b.c" as an
+// address before it reads a code span).
+func codeSpan(s string) (n, end int) {
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	for j := n; j < len(s); {
+		switch c := s[j]; {
+		case c == '`':
+			k := j
+			for k < len(s) && s[k] == '`' {
+				k++
+			}
+			if k-j == n {
+				return n, k
+			}
+			j = k
+		case c < ' ' && c != '\t', c == '@':
+			return n, -1
+		default:
+			j++
+		}
+	}
+	return n, -1
+}
+
+// writePlainLine writes one line of a text plainMarkdown accepts, as
+// goldmark does: text with its quotes escaped, and code spans.
+func writePlainLine(b *strings.Builder, line string) {
+	for line != "" {
+		i := strings.IndexByte(line, '`')
+		if i < 0 {
+			b.WriteString(strings.ReplaceAll(line, `"`, "&quot;"))
+			return
+		}
+		b.WriteString(strings.ReplaceAll(line[:i], `"`, "&quot;"))
+		n, end := codeSpan(line[i:])
+		code := line[i+n : i+end-n]
+		// One space is cut at each end when both ends have one and the
+		// code is not all white space (goldmark's IsBlank).
+		if len(code) >= 2 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.Trim(code, " \t") != "" {
+			code = code[1 : len(code)-1]
+		}
+		b.WriteString("<code>")
+		b.WriteString(codeEscaper.Replace(code))
+		b.WriteString("</code>")
+		line = line[i+end:]
+	}
+}
+
+// codeEscaper escapes code as goldmark's RawWrite does.
+var codeEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 // containsFold reports whether s contains sub, an ASCII word of lower-case
 // letters and punctuation, in any case.

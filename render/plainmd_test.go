@@ -20,7 +20,15 @@ var plainCases = []struct {
 	{"x = y + z; a-b {c} ^d $e", true},
 	{"Visit WWW.example.com today", false},
 	{"see https://example.com", false},
-	{"a `code` span", false},
+	{"a `code` span", true},
+	{"`code` first, ``two `ticks` here`` and `a <b> & \"c\"`", true},
+	{"`  spaces  ` and ` ` and `\t`", true},
+	{"```go\nfence\n```", false},
+	{"an `unclosed span", false},
+	{"a span `across\nlines`", false},
+	{"a `` mismatch `", false},
+	{"`a@b.c` in code", false},
+	{"`*not emphasis*` and `[not](a link)`", true},
 	{"1. a list", false},
 	{"- item", false},
 	{"+ item", false},
@@ -107,7 +115,8 @@ func TestPlainMarkdownRandom(t *testing.T) {
 	}
 	pieces := []string{"a", "Z", "7", " ", " ", "\n", "\n\n", ".", ",", ";", "?", "'", `"`, "%", "/", "(", ")",
 		"-", "!", "=", "+", "{", "}", "^", "$", "é", "日", "🎉", "\u00a0", "\u2028", "www", "w.", "--", "==", "1.", "x",
-		":", "\t", "http", "https://a.io", "ftp:", "HTTP://x.y", ":/", "a@b.c"}
+		":", "\t", "http", "https://a.io", "ftp:", "HTTP://x.y", ":/", "a@b.c",
+		"`", "``", "```", "`x`", " ` ", "<", "&", "\\", "*", "_", "\r"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 20000
 	if testing.Short() {
