@@ -207,9 +207,11 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 				if rb, err := re.Decode(); err == nil && rb.Message != nil {
 					res, resultID = rb.Message, re.ID
 				}
-				if ec.ownResult(e, blk.ID) == re && ec.rows[re.Index].text == "" {
+				if res != nil && ec.ownResult(e, blk.ID) == re && ec.rows[re.Index].text == "" {
 					// The result's tree row, which no one else writes
-					// (see gatherRow): the first call with its id.
+					// (see gatherRow): the first call with its id. A
+					// result that cannot be decoded is left to
+					// orphanResults, which shows its JSON.
 					ec.rows[re.Index].text = "[" + toolSummary(blk.Name, a) + "]"
 				}
 			}

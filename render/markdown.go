@@ -87,9 +87,10 @@ func plainMarkdown(src string) (html string, ok bool) {
 			switch {
 			case c == '\n':
 				continue // blank lines
-			case c == ' ', c == '\t', c == '-', c == '+', c == '=', c >= '0' && c <= '9':
+			case c == ' ', c == '\t', c == '-', c == '+', c == '=', c == ':', c >= '0' && c <= '9':
 				// Indented code, a list item, a setext underline, an
-				// ordered list item.
+				// ordered list item, a table's delimiter row (":--"
+				// makes a table of one column, with no "|").
 				return "", false
 			case c == '`':
 				if n, _ := codeSpan(src[i:]); n >= 3 {

@@ -107,8 +107,8 @@ func (s *spool) copyTo(w io.Writer, from, to int) error {
 		if _, err := s.file.Seek(int64(from), io.SeekStart); err != nil {
 			return fmt.Errorf("reading the rendered entries back: %w", err)
 		}
-		if _, err := io.Copy(w, &io.LimitedReader{R: s.file, N: int64(to - from)}); err != nil {
-			return fmt.Errorf("reading the rendered entries back: %w", err)
+		if n, err := io.Copy(w, &io.LimitedReader{R: s.file, N: int64(to - from)}); err != nil || n != int64(to-from) {
+			return fmt.Errorf("copying the rendered entries into the page (%d of %d bytes): %w", n, to-from, orEOF(err))
 		}
 		return nil
 	}
@@ -123,6 +123,14 @@ func (s *spool) copyTo(w io.Writer, from, to int) error {
 		off += len(blk)
 	}
 	return nil
+}
+
+// orEOF is err, or io.ErrUnexpectedEOF for a copy that came up short.
+func orEOF(err error) error {
+	if err == nil {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // writeJSON writes the bytes to w as a JSON string of base64, for the

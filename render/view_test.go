@@ -283,8 +283,9 @@ func TestCollectImages(t *testing.T) {
 // TestResultsOfUnreadableCalls: a result is drawn in its call's card, so it
 // has no block of its own; when the calling message cannot be decoded
 // (a mistyped field) or its content is not what Load read (two "content"
-// members: Load reads both, Decode the last), the result is drawn after the
-// message's JSON or content, and its row is the tool's name.
+// members: Load reads both, Decode the last), or the result itself cannot
+// be decoded, the result is drawn after the message's JSON or content (its
+// own JSON if need be), and its row is the tool's name.
 func TestResultsOfUnreadableCalls(t *testing.T) {
 	lines := []string{
 		`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`,
@@ -295,6 +296,8 @@ func TestResultsOfUnreadableCalls(t *testing.T) {
 		`{"type":"message","id":"r2","parentId":"a2","timestamp":"2026-01-01T00:00:05Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"read","content":[{"type":"text","text":"SECOND-OUTPUT"}]}}`,
 		`{"type":"message","id":"a3","parentId":"r2","timestamp":"2026-01-01T00:00:06Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c3","name":"read","arguments":{"path":"y"}}]}}`,
 		`{"type":"message","id":"r3","parentId":"a3","timestamp":"2026-01-01T00:00:07Z","message":{"role":"toolResult","toolCallId":"c3","toolName":"read","content":[{"type":"text","text":"THIRD-OUTPUT"}]}}`,
+		`{"type":"message","id":"a4","parentId":"r3","timestamp":"2026-01-01T00:00:08Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c4","name":"read","arguments":{"path":"z"}}]}}`,
+		`{"type":"message","id":"r4","parentId":"a4","timestamp":"2026-01-01T00:00:09Z","message":{"role":"toolResult","toolCallId":"c4","toolName":"grep","details":"FOURTH-OUTPUT","content":[{"type":"text","text":5}]}}`,
 	}
 	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "t.jsonl")
 	if err != nil {
@@ -312,6 +315,7 @@ func TestResultsOfUnreadableCalls(t *testing.T) {
 		{"a1", "r1", "FIRST-OUTPUT", "[bash]"},
 		{"a2", "r2", "SECOND-OUTPUT", "[read]"},
 		{"a3", "r3", "THIRD-OUTPUT", "[read: y]"}, // drawn in the card, as always
+		{"a4", "r4", "FOURTH-OUTPUT", "[grep]"},   // the result cannot be decoded: its JSON
 	} {
 		call, res := s.Entry(c.call), s.Entry(c.result)
 		if n := strings.Count(html[call.Index], c.output); n != 1 {
