@@ -73,13 +73,9 @@ func (r *Renderer) markdown(src string) template.HTML {
 // holds this to goldmark's output for every text it accepts.
 func plainMarkdown(src string) (html string, ok bool) {
 	src = strings.TrimRight(src, "\n")
-	if !utf8.ValidString(src) || containsFold(src, "www.") {
-		return "", false // broken UTF-8; linkify's www. links
-	}
-	// ":" is markup only in linkify's links (http://, https://, ftp://;
-	// the other links that hold one start with "<" or "["): it is in a
-	// third of the texts goldmark was given ("The plan:").
-	colon := !containsFold(src, "http") && !containsFold(src, "ftp:")
+	// The characters first: most texts that are not plain show it early,
+	// and the passes over the whole text below are for those that are.
+	colon := false
 	lineStart := true
 	for i := 0; i < len(src); i++ {
 		c := src[i]
@@ -107,7 +103,8 @@ func plainMarkdown(src string) (html string, ok bool) {
 			lineStart = true
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c >= 0x80:
 		case strings.IndexByte(" .,;?'\"%/()-!=+{}^$", c) >= 0:
-		case c == ':' && colon:
+		case c == ':':
+			colon = true
 		case c == '\t': // within a line (at its start, it indents)
 		case c == '`':
 			_, end := codeSpan(src[i:])
@@ -120,6 +117,15 @@ func plainMarkdown(src string) (html string, ok bool) {
 		}
 	}
 	if src == "" || src[len(src)-1] == ' ' || src[len(src)-1] == '\t' {
+		return "", false
+	}
+	if !utf8.ValidString(src) || containsFold(src, "www.") {
+		return "", false // broken UTF-8; linkify's www. links
+	}
+	// ":" is markup only in linkify's links (http://, https://, ftp://;
+	// the other links that hold one start with "<" or "["): it is in a
+	// third of the texts goldmark was given ("The plan:").
+	if colon && (containsFold(src, "http") || containsFold(src, "ftp:")) {
 		return "", false
 	}
 	var b strings.Builder

@@ -2,8 +2,8 @@ package render
 
 import (
 	"encoding/base64"
-	"fmt"
 	"html/template"
+	"strconv"
 	"strings"
 	"time"
 
@@ -371,20 +371,21 @@ func formatTime(e *sessiontree.Entry) string {
 // Thousands writes a number rounded to a whole one, with thousands
 // separators: 1,234,567.
 func Thousands(f float64) string {
-	s := fmt.Sprintf("%.0f", f)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
+	// Without fmt: four numbers for every assistant message, 100,000s of
+	// calls on a big session.
+	var num [32]byte
+	s := strconv.AppendFloat(num[:0], f, 'f', 0, 64) // as %.0f
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	if len(s) > 0 && s[0] == '-' {
+		out, s = append(out, '-'), s[1:]
+	}
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
+			out = append(out, ',')
 		}
-		b.WriteRune(c)
+		out = append(out, c)
 	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return string(out)
 }
 
 func timeParse(ts string) (time.Time, error) { return time.Parse(time.RFC3339Nano, ts) }

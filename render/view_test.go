@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -330,5 +332,41 @@ func TestResultsOfUnreadableCalls(t *testing.T) {
 	}
 	if !strings.Contains(html[s.Entry("a1").Index], "could not be read in full") {
 		t.Errorf("a1 is not shown as unreadable")
+	}
+}
+
+func TestThousands(t *testing.T) {
+	cases := []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"}, {7, "7"}, {999, "999"}, {1000, "1,000"}, {1234567, "1,234,567"},
+		{-1234.5, "-1,234"}, {0.5, "0"}, {1.5, "2"}, {-999, "-999"}, {1e21, "1,000,000,000,000,000,000,000"},
+	}
+	for _, c := range cases {
+		if got := Thousands(c.f); got != c.want {
+			t.Errorf("Thousands(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+	// And as fmt's %.0f, with commas, for many values.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 10000 {
+		f := (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(16)))
+		s := fmt.Sprintf("%.0f", f)
+		neg := strings.HasPrefix(s, "-")
+		s = strings.TrimPrefix(s, "-")
+		var b strings.Builder
+		if neg {
+			b.WriteByte('-')
+		}
+		for i, c := range s {
+			if i > 0 && (len(s)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		if got := Thousands(f); got != b.String() {
+			t.Fatalf("Thousands(%v) = %q, want %q", f, got, b.String())
+		}
 	}
 }
