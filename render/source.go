@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
@@ -133,28 +132,14 @@ func orEOF(err error) error {
 	return err
 }
 
-// writeJSON writes the bytes to w as a JSON string of base64, for the
-// download button, encoding as it goes: the 24 MB string of an 85 MB
+// writeJSON writes the bytes, base64 already (compressSource), to w as a
+// JSON string, for the download button: the 24 MB string of an 85 MB
 // session is never held whole.
 func (s *spool) writeJSON(w io.Writer) error {
 	if _, err := io.WriteString(w, `"`); err != nil {
 		return err
 	}
-	enc := base64.NewEncoder(base64.StdEncoding, w)
-	if s.file != nil {
-		if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-			return fmt.Errorf("reading the compressed source back: %w", err)
-		}
-		if _, err := io.Copy(enc, s.file); err != nil {
-			return fmt.Errorf("reading the compressed source back: %w", err)
-		}
-	}
-	for _, blk := range s.mem {
-		if _, err := enc.Write(blk); err != nil {
-			return err
-		}
-	}
-	if err := enc.Close(); err != nil {
+	if err := s.copyTo(w, 0, s.n); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, `"`)
