@@ -132,7 +132,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		v.Kind, v.Heading = "tool-result", "Tool result"
 		name := m.ToolName
 		var a args
-		if call, ok := ec.calls[m.ToolCallID]; ok {
+		if call, ok := ec.callOf(e); ok {
 			if n, ca, found := ec.callArgs(call); found {
 				name, a = n, ca
 			}
@@ -203,15 +203,14 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 			var res *sessiontree.Message
 			resultID := ""
 			a := decodeArgs(blk.Arguments)
-			if re := ec.results[blk.ID]; re != nil {
+			if re := ec.ownResult(e, blk.ID); re != nil {
 				if rb, err := re.Decode(); err == nil && rb.Message != nil {
 					res, resultID = rb.Message, re.ID
 				}
-				if res != nil && ec.ownResult(e, blk.ID) == re && ec.rows[re.Index].text == "" {
+				if res != nil && ec.rows[re.Index].text == "" {
 					// The result's tree row, which no one else writes
-					// (see gatherRow): the first call with its id. A
-					// result that cannot be decoded is left to
-					// orphanResults, which shows its JSON.
+					// (see gatherRow). A result that cannot be decoded
+					// is left to orphanResults, which shows its JSON.
 					ec.rows[re.Index].text = "[" + toolSummary(blk.Name, a) + "]"
 				}
 			}

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/base64"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -86,10 +87,10 @@ type rowInfo struct {
 // entryContext is what rendering one entry needs from the whole session.
 type entryContext struct {
 	s       *sessiontree.Session
-	rows    []rowInfo                     // by entry index: tree row text and flags
-	depth   []int                         // by entry index: how many entries are above it on its path
-	calls   map[string]callRef            // toolCallId to the call
-	results map[string]*sessiontree.Entry // toolCallId to the result shown in the call's card
+	rows    []rowInfo                      // by entry index: tree row text and flags
+	depth   []int                          // by entry index: how many entries are above it on its path
+	calls   map[string]callRef             // toolCallId to the first call with it, in file order
+	results map[callRef]*sessiontree.Entry // a call to the result shown in its card
 }
 
 // callRef is a tool call: its id and the assistant message that made it.
@@ -106,11 +107,13 @@ type callRef struct {
 // and again for its HTML (that first decoding was a tenth of the export's
 // time at 100,000 entries).
 //
-// In file order: a result pairs with a call made before it. The result
-// shown inside a call's card is the first, in file order, that descends
-// from the calling message; others are entries of their own.
+// A result answers the nearest message above it that made a call with its
+// id (callAbove): some models number their calls afresh in every turn
+// ("call_0"), so an id alone does not tell which call a result answers.
+// The result shown inside a call's card is the first, in file order, that
+// answers it; others are entries of their own.
 func pair(s *sessiontree.Session) *entryContext {
-	ec := &entryContext{s: s, rows: make([]rowInfo, len(s.Entries)), calls: map[string]callRef{}, results: map[string]*sessiontree.Entry{}}
+	ec := &entryContext{s: s, rows: make([]rowInfo, len(s.Entries)), calls: map[string]callRef{}, results: map[callRef]*sessiontree.Entry{}}
 	ec.depth = make([]int, len(s.Entries))
 	for _, i := range treeOrder(s) { // parents come before their children
 		if p := s.Entries[i].Parent; p != nil {
@@ -127,26 +130,48 @@ func pair(s *sessiontree.Session) *entryContext {
 			continue
 		}
 		ec.rows[i].flags = flagToolResult
-		if call, ok := ec.calls[e.ToolCallID]; ok && ec.results[e.ToolCallID] == nil && descends(e, call.entry) {
-			ec.results[e.ToolCallID] = e
+		if call, ok := callAbove(e); ok && ec.results[call] == nil {
+			ec.results[call] = e
 			ec.rows[i].flags |= flagEmbedded
 		}
 	}
 	return ec
 }
 
+// callAbove finds the call a result answers: the nearest message above it
+// that made a call with its id, looking a bounded number of steps up
+// (results follow their call closely) and only at messages written before
+// it.
+func callAbove(res *sessiontree.Entry) (callRef, bool) {
+	id := res.ToolCallID
+	if id == "" {
+		return callRef{}, false
+	}
+	for p, n := res.Parent, 0; p != nil && n < 256; p, n = p.Parent, n+1 {
+		if p.Index < res.Index && slices.Contains(p.CallIDs, id) {
+			return callRef{id, p}, true
+		}
+	}
+	return callRef{}, false
+}
+
+// callOf is the call whose name and arguments a result's row and card
+// show: the one it answers, else the first in the file with its id.
+func (ec *entryContext) callOf(res *sessiontree.Entry) (callRef, bool) {
+	if call, ok := callAbove(res); ok {
+		return call, true
+	}
+	call, ok := ec.calls[res.ToolCallID]
+	return call, ok
+}
+
 func isResult(e *sessiontree.Entry) bool {
 	return e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult
 }
 
-// ownResult is the result drawn in the card of call id when e is the
-// message that made the call (the first, in file order, with that id), or
-// nil.
+// ownResult is the result drawn in the card of e's call id, or nil.
 func (ec *entryContext) ownResult(e *sessiontree.Entry, id string) *sessiontree.Entry {
-	if call, ok := ec.calls[id]; ok && call.entry == e {
-		return ec.results[id]
-	}
-	return nil
+	return ec.results[callRef{id, e}]
 }
 
 // gatherRow records the tree row of entry i, which the second pass has
@@ -160,7 +185,7 @@ func (ec *entryContext) gatherRow(i int, b *sessiontree.Body) {
 	if isResult(e) {
 		// A result's row is its call's: "[read: path]".
 		row.text = "[" + orString(e.ToolName, "tool") + "]"
-		if call, ok := ec.calls[e.ToolCallID]; ok {
+		if call, ok := ec.callOf(e); ok {
 			if name, a, found := ec.callArgs(call); found {
 				row.text = "[" + toolSummary(name, a) + "]"
 			}
@@ -184,17 +209,6 @@ func (ec *entryContext) callArgs(c callRef) (name string, a args, found bool) {
 		}
 	}
 	return "", args{}, false
-}
-
-// descends reports whether e is below ancestor, looking a bounded number of
-// steps up: results follow their call closely.
-func descends(e, ancestor *sessiontree.Entry) bool {
-	for p, n := e.Parent, 0; p != nil && n < 256; p, n = p.Parent, n+1 {
-		if p == ancestor {
-			return true
-		}
-	}
-	return false
 }
 
 // row computes the tree row text and the filter flags of an entry, with

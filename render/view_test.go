@@ -370,3 +370,48 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedCallIDs: some models number their calls afresh in every turn,
+// so two messages make a call "call_0". Each card shows the result that
+// answers its own call (the nearest call above the result), and no result
+// is drawn twice or left apart from its card.
+func TestReusedCallIDs(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"go"}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"call_0","name":"read","arguments":{"path":"one.txt"}}]}}`,
+		`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-01-01T00:00:03Z","message":{"role":"toolResult","toolCallId":"call_0","toolName":"read","content":[{"type":"text","text":"FIRST-OUTPUT"}]}}`,
+		`{"type":"message","id":"a2","parentId":"r1","timestamp":"2026-01-01T00:00:04Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"call_0","name":"read","arguments":{"path":"two.txt"}}]}}`,
+		`{"type":"message","id":"r2","parentId":"a2","timestamp":"2026-01-01T00:00:05Z","message":{"role":"toolResult","toolCallId":"call_0","toolName":"read","content":[{"type":"text","text":"SECOND-OUTPUT"}]}}`,
+		// A branch from a1: its result answers a1's call, which already has one.
+		`{"type":"message","id":"r1b","parentId":"a1","timestamp":"2026-01-01T00:00:06Z","message":{"role":"toolResult","toolCallId":"call_0","toolName":"read","content":[{"type":"text","text":"RETRY-OUTPUT"}]}}`,
+	}
+	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := make([]string, len(s.Entries))
+	ec := r.gather(s, html)
+	page := strings.Join(html, "")
+	for _, c := range []struct {
+		output, drawnIn, resultID, row string
+	}{
+		{"FIRST-OUTPUT", "a1", "r1", "[read: one.txt]"},
+		{"SECOND-OUTPUT", "a2", "r2", "[read: two.txt]"},
+		{"RETRY-OUTPUT", "r1b", "r1b", "[read: one.txt]"}, // an entry of its own
+	} {
+		if n := strings.Count(page, c.output); n != 1 {
+			t.Errorf("%s is drawn %d times, want once", c.output, n)
+		}
+		if !strings.Contains(html[s.Entry(c.drawnIn).Index], c.output) {
+			t.Errorf("%s is not drawn in %s", c.output, c.drawnIn)
+		}
+		if got := ec.rows[s.Entry(c.resultID).Index].text; got != c.row {
+			t.Errorf("%s: row %q, want %q", c.resultID, got, c.row)
+		}
+	}
+}
