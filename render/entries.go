@@ -135,6 +135,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		if call, ok := ec.callOf(e); ok {
 			if n, ca, found := ec.callArgs(call); found {
 				name, a = n, ca
+				ec.rows[e.Index].text = "[" + toolSummary(n, ca) + "]" // see gatherRow
 			}
 		}
 		tv := r.toolView(name, a, m, e.ID)

@@ -400,56 +400,26 @@ const batchBytes = 8 << 20
 // escaped, so "<" only starts our own tags, and we write no noscript,
 // script or comment; writeRawSafe makes sure of it.
 func (r *Renderer) writeEntries(w io.Writer, ec *entryContext, entries, positions []int, images imageSet) error {
-	// Two batches are in hand at a time: while the page's writer writes
-	// one, every core renders the next. Rendering a batch and then writing
-	// it left one core idle while the other wrote (a tenth of the export
-	// at 100,000 entries).
-	type batch struct {
-		lo, hi int
-		out    []bytes.Buffer // the entries' HTML, safe as raw text
-		done   chan struct{}
-	}
-	// One buffer per place in a batch, reused: growing a fresh buffer for
-	// every entry was a tenth of the export's allocations.
-	bufs := [2][]bytes.Buffer{make([]bytes.Buffer, writeBatch), make([]bytes.Buffer, writeBatch)}
-	next := 0 // the first entry not yet in a batch
-	start := func(out []bytes.Buffer) *batch {
+	// One buffer per place in a batch, reused batch after batch: growing a
+	// fresh buffer for every entry was a tenth of the export's allocations.
+	out := make([]bytes.Buffer, writeBatch)
+	var chunk bytes.Buffer
+	for lo, hi := 0, 0; lo < len(entries); lo = hi {
 		// A batch ends at writeBatch entries or batchBytes of their JSON
 		// (two entries at least, one for each core): its HTML is held until
 		// it is written.
-		b := &batch{lo: next, hi: next, out: out, done: make(chan struct{})}
-		for size := 0; b.hi < len(entries) && b.hi-b.lo < writeBatch && (b.hi-b.lo < 2 || size < batchBytes); b.hi++ {
-			size += ec.s.Entries[entries[b.hi]].RawLen()
+		for size := 0; hi < len(entries) && hi-lo < writeBatch && (hi-lo < 2 || size < batchBytes); hi++ {
+			size += ec.s.Entries[entries[hi]].RawLen()
 		}
-		next = b.hi
-		go func() {
-			defer close(b.done)
-			parallel(b.hi-b.lo, func(j int) {
-				r.renderEntry(&out[j], ec, entries[b.lo+j])
-				makeRawSafe(&out[j])
-			})
-		}()
-		return b
-	}
-	var chunk bytes.Buffer
-	cur := start(bufs[0])
-	for k := 1; ; k++ {
-		<-cur.done
-		var ahead *batch
-		if next < len(entries) {
-			ahead = start(bufs[k%2])
-		}
-		if err := writeChunks(w, &chunk, cur.out[:cur.hi-cur.lo], cur.lo, positions, images); err != nil {
-			if ahead != nil {
-				<-ahead.done
-			}
+		parallel(hi-lo, func(j int) {
+			r.renderEntry(&out[j], ec, entries[lo+j])
+			makeRawSafe(&out[j])
+		})
+		if err := writeChunks(w, &chunk, out[:hi-lo], lo, positions, images); err != nil {
 			return err
 		}
-		if ahead == nil {
-			return nil
-		}
-		cur = ahead
 	}
+	return nil
 }
 
 // writeChunks writes the HTML of one batch's entries (out; lo is the
@@ -652,10 +622,7 @@ func (r *Renderer) renderEntry(buf *bytes.Buffer, ec *entryContext, i int) {
 		return
 	}
 	e := ec.s.Entries[i]
-	b, err := e.Decode()
-	if err != nil {
-		b = nil
-	}
+	b, err := e.Decode() // nil when err is not
 	ec.gatherRow(i, b)
 	writeEntry(buf, r.view(ec, e, b, err))
 }
@@ -967,8 +934,8 @@ func imageHash(b []byte) (uint32, uint32) {
 }
 
 // compressSource is the original file, gzip-compressed and in base64, for
-// the download button (spool.writeJSON puts it in the page). gzip without a name or
-// time is deterministic: same input, same page.
+// the download button (spool.writeJSON puts it in the page). gzip without a
+// name or time is deterministic: same input, same page.
 //
 // klauspost/compress rather than compress/gzip: on the 84.7 MB benchmark
 // session, its level 5 makes the same size as the standard library's

@@ -183,13 +183,9 @@ func (ec *entryContext) gatherRow(i int, b *sessiontree.Body) {
 	e := ec.s.Entries[i]
 	row := rowOf(e, b)
 	if isResult(e) {
-		// A result's row is its call's: "[read: path]".
+		// A result's row is its call's ("[read: path]"): messageView
+		// writes it when it finds the call, which it decodes anyway.
 		row.text = "[" + orString(e.ToolName, "tool") + "]"
-		if call, ok := ec.callOf(e); ok {
-			if name, a, found := ec.callArgs(call); found {
-				row.text = "[" + toolSummary(name, a) + "]"
-			}
-		}
 	}
 	ec.rows[i].text = row.text
 	ec.rows[i].flags |= row.flags

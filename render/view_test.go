@@ -301,16 +301,7 @@ func TestResultsOfUnreadableCalls(t *testing.T) {
 		`{"type":"message","id":"a4","parentId":"r3","timestamp":"2026-01-01T00:00:08Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c4","name":"read","arguments":{"path":"z"}}]}}`,
 		`{"type":"message","id":"r4","parentId":"a4","timestamp":"2026-01-01T00:00:09Z","message":{"role":"toolResult","toolCallId":"c4","toolName":"grep","details":"FOURTH-OUTPUT","content":[{"type":"text","text":5}]}}`,
 	}
-	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "t.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := make([]string, len(s.Entries))
-	ec := r.gather(s, html)
+	s, ec, html := gatherLines(t, lines)
 	for _, c := range []struct {
 		call, result, output, row string
 	}{
@@ -386,16 +377,7 @@ func TestReusedCallIDs(t *testing.T) {
 		// A branch from a1: its result answers a1's call, which already has one.
 		`{"type":"message","id":"r1b","parentId":"a1","timestamp":"2026-01-01T00:00:06Z","message":{"role":"toolResult","toolCallId":"call_0","toolName":"read","content":[{"type":"text","text":"RETRY-OUTPUT"}]}}`,
 	}
-	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "t.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := make([]string, len(s.Entries))
-	ec := r.gather(s, html)
+	s, ec, html := gatherLines(t, lines)
 	page := strings.Join(html, "")
 	for _, c := range []struct {
 		output, drawnIn, resultID, row string
@@ -414,4 +396,20 @@ func TestReusedCallIDs(t *testing.T) {
 			t.Errorf("%s: row %q, want %q", c.resultID, got, c.row)
 		}
 	}
+}
+
+// gatherLines loads a session from its lines and renders every entry, as
+// Render does: the rows and each entry's HTML (by index).
+func gatherLines(t *testing.T, lines []string) (*sessiontree.Session, *entryContext, []string) {
+	t.Helper()
+	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := make([]string, len(s.Entries))
+	return s, r.gather(s, html), html
 }

@@ -21,9 +21,8 @@ import (
 //
 // Why: json.Unmarshal's tokenizer checks every byte as it goes, and an
 // export reads every entry twice (its head at load, all of it to render
-// it). Decoding the bodies of the 100,000
-// entries of a generated 85 MB session took 1.3 s on one core with
-// json.Unmarshal, 0.77 s with readBody.
+// it). Decoding the bodies of the 100,000 entries of a generated 85 MB
+// session took 1.3 s on one core with json.Unmarshal, 0.77 s with readBody.
 //
 // Each reader is held to json.Unmarshal, field for field, null for null and
 // error for error, by a fuzz test on arbitrary JSON (FuzzWalkerBody,
