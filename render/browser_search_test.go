@@ -248,3 +248,59 @@ func TestBrowserSearchWorkersFail(t *testing.T) {
 		t.Errorf("searching shows %q: want some rows, not all", answers[0])
 	}
 }
+
+// TestBrowserSearchCards: a result drawn in its call's card is searched
+// once, as the result's text, and its caller has what its cards have: a
+// word of the result's output shows both rows, the result's label shows
+// only the result (the card does not show it), and two words, one in the
+// caller's own text and one in the card, show the caller. The same in the
+// workers and in the page's own index.
+func TestBrowserSearchCards(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		`{"type":"session","version":3,"id":"search-cards","timestamp":"2026-03-01T09:00:00.000Z","cwd":"/w"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-01T09:00:01.000Z","message":{"role":"user","content":"start here","timestamp":1772355601000}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-01T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"I will look around"},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}],"timestamp":1772355602000}}`,
+		`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-03-01T09:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"bravo.txt"}],"isError":false,"timestamp":1772355603000}}`,
+		`{"type":"label","id":"l1","parentId":"r1","timestamp":"2026-03-01T09:00:04.000Z","targetId":"r1","label":"charlie"}`,
+		`{"type":"message","id":"a2","parentId":"l1","timestamp":"2026-03-01T09:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"done with delta"}],"timestamp":1772355605000}}`,
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cards.jsonl")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := writePage(t, load(t, file), dir, "cards")
+	cases := []struct {
+		query string
+		want  []string // besides the leaf, a2
+	}{
+		{"bravo", []string{"a1", "r1"}},
+		{"charlie", []string{"r1"}},
+		{"look bravo", []string{"a1"}},
+		{"look", []string{"a1"}},
+		{"delta", nil},
+		{"zqxjv", nil},
+	}
+	for _, mode := range indexModes {
+		tb := newTab(t)
+		if !mode.workers {
+			tb.noWorkers()
+		}
+		tb.open(page)
+		if got := tb.searchIndex(); got != mode.name {
+			t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
+		}
+		for _, c := range cases {
+			got := evalAsync[[]string](tb, `searchFor(`+jsString(c.query)+`).then(() =>
+  [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")))`)
+			slices.Sort(got)
+			want := append(slices.Clone(c.want), "a2")
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: searching %q shows rows %v, want %v", mode.name, c.query, got, want)
+			}
+		}
+		tb.clean()
+	}
+}
