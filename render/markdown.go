@@ -41,7 +41,7 @@ func (r *Renderer) markdown(src string) template.HTML {
 	if strings.TrimSpace(src) == "" {
 		return ""
 	}
-	if html, ok := plainMarkdown(src); ok {
+	if html, ok := plainMarkdown(src, r.hl); ok {
 		return template.HTML(html)
 	}
 	buf, _ := r.mdBufs.Get().(*mdBuffer)
@@ -62,30 +62,45 @@ func (r *Renderer) markdown(src string) template.HTML {
 }
 
 // plainMarkdown writes src as goldmark writes it when src is only
-// paragraphs of plain text and lists of one-line items ("- text"): no
-// character that Markdown (with our extensions) could read as markup, no
-// line that could open another block. ok is false for anything else,
-// which goldmark converts.
+// paragraphs of plain text, lists of one-line items ("- text") and code
+// fenced with three backticks, each a block of its own: no character that
+// Markdown (with our extensions) could read as markup, no line that could
+// open another block. ok is false for anything else, which goldmark
+// converts. hl highlights fenced code, as renderFencedCode does.
 //
 // Why: about half the texts of an agent session are a line or two of plain
 // prose ("Running the tests to see the current state."), and goldmark's
 // parser costs the same 20 µs for those as for a page of Markdown: a fifth
 // of its time on a generated 100,000-entry session. Of the texts left to
-// goldmark there, a quarter were plain but for a list, a name_with
-// underscores or an index in brackets (rows[len(rows)-1]).
+// goldmark there, most were plain but for a list, a fenced block of code,
+// a name_with underscores or an index in brackets (rows[len(rows)-1]).
 // FuzzPlainMarkdown holds this to goldmark's output for every text it
 // accepts.
-func plainMarkdown(src string) (html string, ok bool) {
+func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 	src = strings.TrimRight(src, "\n")
 	// The characters first: most texts that are not plain show it early,
 	// and the passes over the whole text below are for those that are.
+	// prose is where src is not fenced code.
 	colon, bracket := false, false
 	lineStart := true
+	var prose [][2]int
+	from := 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if lineStart {
 			if c == '\n' {
 				continue // blank lines
+			}
+			if strings.HasPrefix(src[i:], "```") {
+				end := fenceEnd(src, i)
+				if end < 0 {
+					return "", false
+				}
+				prose = append(prose, [2]int{from, i})
+				from = end
+				i = end - 1 // at the "\n" after the fence, or the end
+				lineStart = true
+				continue
 			}
 			// A list item: its text starts as a line of text would.
 			if c == '-' && i+2 < len(src) && src[i+1] == ' ' {
@@ -103,7 +118,7 @@ func plainMarkdown(src string) (html string, ok bool) {
 				return "", false // a task ("- [x]") or a link definition
 			case c == '`':
 				if n, _ := codeSpan(src[i:]); n >= 3 {
-					return "", false // a code fence
+					return "", false // a code fence in a list item
 				}
 			}
 			lineStart = false
@@ -142,34 +157,56 @@ func plainMarkdown(src string) (html string, ok bool) {
 			return "", false
 		}
 	}
+	prose = append(prose, [2]int{from, len(src)})
 	if src == "" || src[len(src)-1] == ' ' || src[len(src)-1] == '\t' {
 		return "", false
 	}
-	if !utf8.ValidString(src) || containsFold(src, "www.") {
-		return "", false // broken UTF-8; linkify's www. links
+	if !utf8.ValidString(src) {
+		return "", false // broken UTF-8
 	}
-	// ":" is markup only in linkify's links (http://, https://, ftp://;
-	// the other links that hold one start with "<" or "["): it is in a
-	// third of the texts goldmark was given ("The plan:").
-	if colon && (containsFold(src, "http") || containsFold(src, "ftp:")) {
-		return "", false
-	}
-	// Brackets are text unless they make a link: "[text](url)", or
-	// "[text]" with a definition ("[text]: url") somewhere.
-	if bracket && (strings.Contains(src, "](") || strings.Contains(src, "]:")) {
-		return "", false
+	for _, p := range prose {
+		text := src[p[0]:p[1]]
+		switch {
+		case containsFold(text, "www."):
+			return "", false // linkify's www. links
+		case colon && (containsFold(text, "http") || containsFold(text, "ftp:")):
+			// ":" is markup only in linkify's links (http://, https://,
+			// ftp://; the other links that hold one start with "<" or
+			// "["): it is in a third of the texts goldmark was given
+			// ("The plan:").
+			return "", false
+		case bracket && (strings.Contains(text, "](") || strings.Contains(text, "]:")):
+			// Brackets are text unless they make a link: "[text](url)",
+			// or "[text]" with a definition ("[text]: url") somewhere.
+			return "", false
+		}
 	}
 	var b strings.Builder
 	b.Grow(len(src) + 16)
 	list := false // the block before was a list (blank lines between)
-	for _, block := range strings.Split(src, "\n\n") {
-		block = strings.Trim(block, "\n")
-		if block == "" {
+	lines := strings.Split(src, "\n")
+	for i := 0; i < len(lines); {
+		if lines[i] == "" {
+			i++
 			continue
 		}
-		lines := strings.Split(block, "\n")
+		j := i + 1
+		if strings.HasPrefix(lines[i], "```") {
+			for lines[j] != "```" {
+				j++
+			}
+			list = false
+			writeFence(&b, lines[i][3:], lines[i+1:j], hl)
+			i = j + 1
+			continue
+		}
+		for j < len(lines) && lines[j] != "" {
+			j++
+		}
+		block := lines[i:j]
+		i = j
 		items := 0
-		for _, line := range lines {
+		for _, line := range block {
 			if strings.HasPrefix(line, "- ") {
 				items++
 			}
@@ -178,20 +215,20 @@ func plainMarkdown(src string) (html string, ok bool) {
 		case items == 0:
 			list = false
 			b.WriteString("<p>")
-			for i, line := range lines {
-				if i > 0 {
+			for k, line := range block {
+				if k > 0 {
 					b.WriteString("<br>\n") // WithHardWraps
 				}
 				writePlainLine(&b, line)
 			}
 			b.WriteString("</p>\n")
-		case items == len(lines) && !list:
+		case items == len(block) && !list:
 			// A tight list. Two lists with only blank lines between them
 			// are one loose list, and a list next to a paragraph's
 			// lines starts in it or continues into it: goldmark's.
 			list = true
 			b.WriteString("<ul>\n")
-			for _, line := range lines {
+			for _, line := range block {
 				b.WriteString("<li>")
 				writePlainLine(&b, line[2:])
 				b.WriteString("</li>\n")
@@ -202,6 +239,65 @@ func plainMarkdown(src string) (html string, ok bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// fenceEnd reads the fenced code block that starts at src[i], a line's
+// start, when plainMarkdown can write it: a blank line (or the text's
+// start) before it, "```" and a plain language name (or none), lines of
+// code with no control character but tabs and none that could close or
+// open a fence but the last, "```", and then a blank line or the text's
+// end. It returns where the block ends (its closing fence's end), or -1.
+func fenceEnd(src string, i int) int {
+	if i > 0 && (i < 2 || src[i-2] != '\n') {
+		return -1 // right after a line of text
+	}
+	nl := strings.IndexByte(src[i:], '\n')
+	if nl < 0 {
+		return -1 // unclosed
+	}
+	for _, c := range []byte(src[i+3 : i+nl]) {
+		if !isAlnum(c) && strings.IndexByte("_+#.-", c) < 0 {
+			return -1
+		}
+	}
+	for at := i + nl + 1; at < len(src); {
+		line := src[at:]
+		if k := strings.IndexByte(line, '\n'); k >= 0 {
+			line = line[:k]
+		}
+		end := at + len(line)
+		if line == "```" {
+			if end < len(src) && (end+1 >= len(src) || src[end+1] != '\n') {
+				return -1 // right before a line of text
+			}
+			return end
+		}
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "```") || strings.HasPrefix(strings.TrimLeft(line, " "), "~~~") {
+			return -1
+		}
+		for _, c := range []byte(line) {
+			if c < ' ' && c != '\t' || c == 0x7f {
+				return -1
+			}
+		}
+		at = end + 1
+	}
+	return -1 // unclosed
+}
+
+// writeFence writes a fenced block as renderFencedCode does.
+func writeFence(b *strings.Builder, lang string, lines []string, hl *highlighter) {
+	var code string
+	if len(lines) > 0 {
+		code = strings.Join(lines, "\n") + "\n"
+	}
+	b.WriteString(`<pre class="chroma"><code>`)
+	if lang == "" {
+		b.WriteString(textEscape(code))
+	} else {
+		b.WriteString(string(hl.code(code, lang, "")))
+	}
+	b.WriteString("</code></pre>\n")
 }
 
 func isAlnum(c byte) bool {

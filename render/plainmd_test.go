@@ -23,7 +23,22 @@ var plainCases = []struct {
 	{"a `code` span", true},
 	{"`code` first, ``two `ticks` here`` and `a <b> & \"c\"`", true},
 	{"`  spaces  ` and ` ` and `\t`", true},
-	{"```go\nfence\n```", false},
+	{"```go\nfence\n```", true},
+	{"Before:\n\n```go\nfunc f() {\n\treturn\n}\n```\n\nAfter.", true},
+	{"```\n<b> & \"x\"  \n\n  indented\n```", true},
+	{"```\n```", true},
+	{"```python\n```\n\n- item", true},
+	{"```\nunclosed", false},
+	{"```go\ncode\n````", false},
+	{"```go\ncode\n  ```\n```", false},
+	{"```\ncode\n```\nright after", false},
+	{"right before\n```\ncode\n```", false},
+	{"```go run\ncode\n```", false},
+	{"```go \ncode\n```", false},
+	{"```\ncar\rriage\n```", false},
+	{"```\n~~~\n```", false},
+	{"```\nhttp://x in code [a](b)\n```\n\nText: fine.", true},
+	{"````\nfour\n````", false},
 	{"an `unclosed span", false},
 	{"a span `across\nlines`", false},
 	{"a `` mismatch `", false},
@@ -99,7 +114,7 @@ func TestPlainMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range plainCases {
-		got, ok := plainMarkdown(c.src)
+		got, ok := plainMarkdown(c.src, r.hl)
 		if ok != c.plain {
 			t.Errorf("plainMarkdown(%q): plain %v, want %v", c.src, ok, c.plain)
 			continue
@@ -132,7 +147,7 @@ func FuzzPlainMarkdown(f *testing.F) {
 		f.Add(c.src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		if html, ok := plainMarkdown(src); ok {
+		if html, ok := plainMarkdown(src, r.hl); ok {
 			checkPlainMarkdown(t, r, src, html)
 		}
 	})
@@ -140,34 +155,70 @@ func FuzzPlainMarkdown(f *testing.F) {
 
 // TestPlainMarkdownRandom checks texts drawn from the characters
 // plainMarkdown accepts, with newlines, blank lines and spaces where they
-// matter, and a few it does not: more of them than the fuzzer reaches.
+// matter, and a few it does not: more of them than the fuzzer reaches. One
+// draw is of pieces of prose and lists, the other of blocks, most of them
+// fenced code, with what can go wrong around and in a fence.
 func TestPlainMarkdownRandom(t *testing.T) {
 	r, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}
+	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"a", "Z", "7", " ", " ", "\n", "\n\n", ".", ",", ";", "?", "'", `"`, "%", "/", "(", ")",
 		"-", "!", "=", "+", "{", "}", "^", "$", "é", "日", "🎉", "\u00a0", "\u2028", "www", "w.", "--", "==", "1.", "x",
 		":", "\t", "http", "https://a.io", "ftp:", "HTTP://x.y", ":/", "a@b.c",
 		"`", "``", "```", "`x`", " ` ", "<", "&", "\\", "*", "_", "\r",
 		"- ", "\n- ", "\n\n- ", "-  ", "[", "]", "](", "]:", "[x]", "![", "_", "a_b", "__"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	n := 20000
-	if testing.Short() {
-		n = 2000
-	}
-	accepted := 0
-	for range n {
+	prose := func() string {
 		var b strings.Builder
 		for range 1 + rng.IntN(12) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
-		if html, ok := plainMarkdown(b.String()); ok {
-			checkPlainMarkdown(t, r, b.String(), html)
-			accepted++
-		}
+		return b.String()
 	}
-	if accepted < n/10 {
-		t.Fatalf("only %d of %d texts accepted: the test checks little", accepted, n)
+	blocks := []string{"Some text.", "- an item\n- another", "a_b [c]", "*x*"}
+	langs := []string{"", "go", "js", "python", "nosuchlang", "go run", "go ", "c++"}
+	code := []string{"x := 1", "\tindented", "    four", "", "  ", "<b> & \"q\"", "`tick`", "``", "  ```", "````", "~~~",
+		"\r", "\x00", "é日", "http://a.io", "- item", "# not a heading", "\t\tdeep"}
+	seps := []string{"\n\n", "\n\n", "\n\n\n", "\n"}
+	fenced := func() string {
+		var b strings.Builder
+		for k := range 1 + rng.IntN(4) {
+			if k > 0 {
+				b.WriteString(seps[rng.IntN(len(seps))])
+			}
+			if rng.IntN(3) == 0 {
+				b.WriteString(blocks[rng.IntN(len(blocks))])
+				continue
+			}
+			b.WriteString("```" + langs[rng.IntN(len(langs))] + "\n")
+			for range rng.IntN(4) {
+				b.WriteString(code[rng.IntN(len(code))] + "\n")
+			}
+			if rng.IntN(10) > 0 { // else unclosed
+				b.WriteString("```")
+			}
+		}
+		return b.String()
+	}
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for _, draw := range []struct {
+		name string
+		text func() string
+	}{{"prose", prose}, {"fenced", fenced}} {
+		accepted := 0
+		for range n {
+			src := draw.text()
+			if html, ok := plainMarkdown(src, r.hl); ok {
+				checkPlainMarkdown(t, r, src, html)
+				accepted++
+			}
+		}
+		if accepted < n/10 {
+			t.Fatalf("%s: only %d of %d texts accepted: the test checks little", draw.name, accepted, n)
+		}
 	}
 }
