@@ -81,7 +81,7 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 	// The characters first: most texts that are not plain show it early,
 	// and the passes over the whole text below are for those that are.
 	// prose is where src is not fenced code.
-	colon, bracket := false, false
+	colon, bracket, link := false, false, false // link: "http" or "ftp:"
 	lineStart := true
 	var prose [][2]int
 	from := 0
@@ -123,14 +123,26 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 			}
 			lineStart = false
 		}
+		if textByte[c] {
+			// Where linkify's links start.
+			switch c | 0x20 {
+			case 'w':
+				if hasPrefixFold(src[i:], "www.") {
+					return "", false
+				}
+			case 'h':
+				link = link || hasPrefixFold(src[i:], "http")
+			case 'f':
+				link = link || hasPrefixFold(src[i:], "ftp:")
+			}
+			continue
+		}
 		switch {
 		case c == '\n':
 			if src[i-1] == ' ' || src[i-1] == '\t' {
 				return "", false // trailing spaces: a hard break; or cut
 			}
 			lineStart = true
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c >= 0x80:
-		case strings.IndexByte(" .,;?'\"%/()-!=+{}^$", c) >= 0:
 		case c == ':':
 			colon = true
 		case c == '[', c == ']':
@@ -152,6 +164,11 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 			if end < 0 {
 				return "", false
 			}
+			span := src[i : i+end]
+			if containsFold(span, "www.") {
+				return "", false
+			}
+			link = link || containsFold(span, "http") || containsFold(span, "ftp:")
 			i += end - 1
 		default:
 			return "", false
@@ -164,20 +181,16 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 	if !utf8.ValidString(src) {
 		return "", false // broken UTF-8
 	}
+	// ":" is markup only in linkify's links (http://, https://, ftp://;
+	// the other links that hold one start with "<" or "["): it is in a
+	// third of the texts goldmark was given ("The plan:").
+	if colon && link {
+		return "", false
+	}
+	// Brackets are text unless they make a link: "[text](url)", or
+	// "[text]" with a definition ("[text]: url") somewhere.
 	for _, p := range prose {
-		text := src[p[0]:p[1]]
-		switch {
-		case containsFold(text, "www."):
-			return "", false // linkify's www. links
-		case colon && (containsFold(text, "http") || containsFold(text, "ftp:")):
-			// ":" is markup only in linkify's links (http://, https://,
-			// ftp://; the other links that hold one start with "<" or
-			// "["): it is in a third of the texts goldmark was given
-			// ("The plan:").
-			return "", false
-		case bracket && (strings.Contains(text, "](") || strings.Contains(text, "]:")):
-			// Brackets are text unless they make a link: "[text](url)",
-			// or "[text]" with a definition ("[text]: url") somewhere.
+		if text := src[p[0]:p[1]]; bracket && (strings.Contains(text, "](") || strings.Contains(text, "]:")) {
 			return "", false
 		}
 	}
@@ -298,6 +311,29 @@ func writeFence(b *strings.Builder, lang string, lines []string, hl *highlighter
 		b.WriteString(string(hl.code(code, lang, "")))
 	}
 	b.WriteString("</code></pre>\n")
+}
+
+// textByte: the bytes that are text wherever they are in a line of prose
+// (past its start).
+var textByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x80 || isAlnum(byte(c)) || strings.IndexByte(" .,;?'\"%/()-!=+{}^$", byte(c)) >= 0
+	}
+	return t
+}()
+
+// hasPrefixFold reports whether s starts with prefix, an ASCII word of
+// lower-case letters and punctuation, in any case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if c := s[i]; c != prefix[i] && !(c|0x20 == prefix[i] && 'a' <= prefix[i] && prefix[i] <= 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 func isAlnum(c byte) bool {
