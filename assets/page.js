@@ -747,6 +747,7 @@
     return [start, to];
   }
 
+  var cardsOf = null; // see cardsByCaller
   function hay(pos) {
     if (!haystack) haystack = new Array(n);
     var h = haystack[pos];
@@ -761,6 +762,15 @@
         if (owner !== undefined) text = cardText(owner, T.id[pos]);
       } else {
         if (!available(pos)) return partialHay(pos);
+        var emb = (cardsOf || (cardsOf = texts.cardsByCaller(n, P, FL, F_EMBEDDED))).get(pos);
+        if (emb) {
+          // As the search workers: its own text, then each card's.
+          var oc = texts.ownAndCards(htmlOf(pos) || "", emb.map(function (e) { return domId(T.id[e]); }));
+          h = texts.hay(LBL[pos], TXT[pos], oc.own);
+          oc.cards.forEach(function (t) { if (t !== null) h += "\n" + t.toLowerCase(); });
+          haystack[pos] = h;
+          return h;
+        }
         text = plainText(htmlOf(pos) || "");
       }
       h = texts.hay(LBL[pos], TXT[pos], text);
@@ -821,7 +831,45 @@
     // hay is an entry's search text: its label, its row's text and the
     // text of its HTML, lower-cased.
     function hay(label, row, text) { return ((label || "") + " " + row + " " + text).toLowerCase(); }
-    return { plainText: plainText, attrEscape: attrEscape, cardText: cardText, cardSpan: cardSpan, hay: hay };
+    // ownAndCards splits the HTML h of an entry with results drawn in its
+    // cards (their element ids domIDs): its own text, with "\n" where each
+    // card was, and each card's text (null for a card not there as our
+    // HTML writes it, which stays in the own text). A result's text is
+    // its card's; its caller has a term when its own text or one of its
+    // cards has it. "\n" keeps a term from running from the caller's text
+    // into a card or from a card into the next, where the page shows
+    // separate boxes (and the quick search, which reads the HTML between
+    // its tags, finds none either).
+    function ownAndCards(h, domIDs) {
+      var spans = [], cards = domIDs.map(function (id) {
+        var sp = cardSpan(h, id);
+        if (sp) spans.push(sp);
+        return sp ? plainText(h.slice(sp[0], sp[1])) : null;
+      });
+      spans.sort(function (x, y) { return x[0] - y[0]; });
+      var own = [], c = 0;
+      spans.forEach(function (sp) {
+        if (sp[0] < c) return; // within a card already cut
+        own.push(h.slice(c, sp[0]));
+        c = sp[1];
+      });
+      own.push(h.slice(c));
+      return { own: own.map(plainText).join("\n"), cards: cards };
+    }
+    // cardsByCaller: for each entry with results drawn in its cards, those
+    // results' positions (a result is drawn in the card of its nearest
+    // ancestor not drawn in a card).
+    function cardsByCaller(n, P, FL, F_EMBEDDED) {
+      var m = new Map();
+      for (var i = 0; i < n; i++) {
+        if (!(FL[i] & F_EMBEDDED)) continue;
+        var a = P[i];
+        while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+        if (a >= 0) (m.get(a) || (m.set(a, []), m.get(a))).push(i);
+      }
+      return m;
+    }
+    return { plainText: plainText, attrEscape: attrEscape, cardText: cardText, hay: hay, ownAndCards: ownAndCards, cardsByCaller: cardsByCaller };
   }
   function cardText(html, id) {
     var t = texts.cardText(html, domId(id));
@@ -861,13 +909,7 @@
         ids = T.id; P = T.p; FL = T.f; TXT = T.t; LBL = T.l || {}; n = ids.length;
         found = new Uint8Array(n); // a term's hits (see find)
         warm = new Uint8Array(n);
-        cards = new Map(); // caller -> the results drawn in its cards
-        for (var i = 0; i < n; i++) {
-          if (!(FL[i] & F_EMBEDDED)) continue;
-          var a = P[i];
-          while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
-          if (a >= 0) (cards.get(a) || (cards.set(a, []), cards.get(a))).push(i);
-        }
+        cards = tx.cardsByCaller(n, P, FL, F_EMBEDDED);
       } else if (d.html !== undefined) {
         // As articleStarts: "<article " starts an entry and nothing else.
         var parts = d.html.split("<article ");
@@ -922,24 +964,14 @@
         into.o += t.length + 1;
       }
       for (var k = 0; k < at.length; k++) {
-        var p = at[k], h = "<article " + parts[k + 1], emb = cards.get(p), spans = [];
-        for (var j = 0; emb && j < emb.length; j++) {
-          var sp = tx.cardSpan(h, domId(ids[emb[j]]));
-          if (!sp) continue;
-          add(emb[j], LBL[emb[j]], TXT[emb[j]], tx.plainText(h.slice(sp[0], sp[1])), p);
-          spans.push(sp);
+        var p = at[k], h = "<article " + parts[k + 1], emb = cards.get(p);
+        if (!emb) {
+          add(p, LBL[p], TXT[p], tx.plainText(h), -1);
+          continue;
         }
-        // The caller's own text: its HTML less its cards, "\n" in their
-        // place so that no term runs across one.
-        spans.sort(function (x, y) { return x[0] - y[0]; });
-        var own = [], c = 0;
-        spans.forEach(function (sp) {
-          if (sp[0] < c) return; // within a card already cut
-          own.push(h.slice(c, sp[0]));
-          c = sp[1];
-        });
-        own.push(h.slice(c));
-        add(p, LBL[p], TXT[p], own.map(tx.plainText).join("\n"), -1);
+        var oc = tx.ownAndCards(h, emb.map(function (e) { return domId(ids[e]); }));
+        oc.cards.forEach(function (t, j) { if (t !== null) add(emb[j], LBL[emb[j]], TXT[emb[j]], t, p); });
+        add(p, LBL[p], TXT[p], oc.own, -1);
       }
       return [narrow, wide].filter(function (t) { return t.pos.length; }).map(function (t) {
         return { text: t.texts.join("\n") + "\n", pos: t.pos, from: Int32Array.from(t.from), body: Int32Array.from(t.body), owner: Int32Array.from(t.owner) };

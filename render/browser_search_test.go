@@ -253,16 +253,19 @@ func TestBrowserSearchWorkersFail(t *testing.T) {
 // once, as the result's text, and its caller has what its cards have: a
 // word of the result's output shows both rows, the result's label shows
 // only the result (the card does not show it), and two words, one in the
-// caller's own text and one in the card, show the caller. The same in the
-// workers and in the page's own index.
+// caller's own text and one in the card, show the caller. A term does not
+// run from one card into the next ("txtbash": the first card's output ends
+// in "bravo.txt", the second card starts with its tool's name). The same
+// in the workers and in the page's own index.
 func TestBrowserSearchCards(t *testing.T) {
 	t.Parallel()
 	lines := []string{
 		`{"type":"session","version":3,"id":"search-cards","timestamp":"2026-03-01T09:00:00.000Z","cwd":"/w"}`,
 		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-01T09:00:01.000Z","message":{"role":"user","content":"start here","timestamp":1772355601000}}`,
-		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-01T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"I will look around"},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}],"timestamp":1772355602000}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-01T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"I will look around"},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"pwd"}}],"timestamp":1772355602000}}`,
 		`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-03-01T09:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"bravo.txt"}],"isError":false,"timestamp":1772355603000}}`,
-		`{"type":"label","id":"l1","parentId":"r1","timestamp":"2026-03-01T09:00:04.000Z","targetId":"r1","label":"charlie"}`,
+		`{"type":"message","id":"r2","parentId":"r1","timestamp":"2026-03-01T09:00:03.500Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[{"type":"text","text":"/home/echo"}],"isError":false,"timestamp":1772355603500}}`,
+		`{"type":"label","id":"l1","parentId":"r2","timestamp":"2026-03-01T09:00:04.000Z","targetId":"r1","label":"charlie"}`,
 		`{"type":"message","id":"a2","parentId":"l1","timestamp":"2026-03-01T09:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"done with delta"}],"timestamp":1772355605000}}`,
 	}
 	dir := t.TempDir()
@@ -276,10 +279,13 @@ func TestBrowserSearchCards(t *testing.T) {
 		want  []string // besides the leaf, a2
 	}{
 		{"bravo", []string{"a1", "r1"}},
+		{"echo", []string{"a1", "r2"}},
 		{"charlie", []string{"r1"}},
 		{"look bravo", []string{"a1"}},
+		{"bravo echo", []string{"a1"}},
 		{"look", []string{"a1"}},
-		{"delta", nil},
+		{"start", []string{"u1"}},
+		{"txtbash", nil},
 		{"zqxjv", nil},
 	}
 	for _, mode := range indexModes {

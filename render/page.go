@@ -943,7 +943,7 @@ func imageHash(b []byte) (uint32, uint32) {
 // the other core wants. Its level 3 takes 0.54 s for 19.4 MB: the export
 // of that session takes 3.88 s instead of 4.08 s (medians of 7 runs, each
 // level in turn), for a page 1.6% bigger (111.1 MB; the reference's is
-// 113.2 MB). Level 1 is faster still (0.54-0.66 s) but 3.3 MB bigger.
+// 113.2 MB). Level 1 took as long (0.54-0.66 s) for 2 MB more.
 func compressSource(source io.Reader) (*spool, error) {
 	z := new(spool)
 	// Buffered: the compressor writes a few hundred bytes at a time, and
