@@ -974,7 +974,12 @@
         add(p, LBL[p], TXT[p], oc.own, -1);
       }
       return [narrow, wide].filter(function (t) { return t.pos.length; }).map(function (t) {
-        return { text: t.texts.join("\n") + "\n", pos: t.pos, from: Int32Array.from(t.from), body: Int32Array.from(t.body), owner: Int32Array.from(t.owner) };
+        var text = t.texts.join("\n") + "\n";
+        // V8 keeps a string two bytes a character when it was cut from
+        // one that is (a chunk with one "€"): read back from JSON, the
+        // narrow text is one byte a character.
+        if (t === narrow) text = JSON.parse(JSON.stringify(text));
+        return { text: text, pos: t.pos, from: Int32Array.from(t.from), body: Int32Array.from(t.body), owner: Int32Array.from(t.owner) };
       });
     }
     function newText() { return { texts: [], pos: [], from: [], body: [], owner: [], o: 0 }; }
