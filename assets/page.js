@@ -752,7 +752,7 @@
     if (!haystack) haystack = new Array(n);
     var h = haystack[pos];
     if (h === undefined) {
-      var text = "";
+      var text = "", cards = "";
       if (FL[pos] & F_EMBEDDED) {
         // A result drawn in its call's card: the card in the caller's HTML.
         var a = P[pos];
@@ -766,14 +766,13 @@
         if (emb) {
           // As the search workers: its own text, then each card's.
           var oc = texts.ownAndCards(htmlOf(pos) || "", emb.map(function (e) { return domId(T.id[e]); }));
-          h = texts.hay(LBL[pos], TXT[pos], oc.own);
-          oc.cards.forEach(function (t) { if (t !== null) h += "\n" + t.toLowerCase(); });
-          haystack[pos] = h;
-          return h;
+          text = oc.own;
+          oc.cards.forEach(function (t) { if (t !== null) cards += "\n" + t.toLowerCase(); });
+        } else {
+          text = plainText(htmlOf(pos) || "");
         }
-        text = plainText(htmlOf(pos) || "");
       }
-      h = texts.hay(LBL[pos], TXT[pos], text);
+      h = texts.hay(LBL[pos], TXT[pos], text) + cards;
       haystack[pos] = h;
     }
     return h;

@@ -14,10 +14,39 @@ import (
 
 // indexModes are the two ways a page searches once it has loaded: in its
 // search workers, and on its own thread where a browser has no workers.
-var indexModes = []struct {
+var indexModes = []indexMode{{"workers", true}, {"page", false}}
+
+type indexMode struct {
 	name    string
 	workers bool
-}{{"workers", true}, {"page", false}}
+}
+
+// searchTab opens a tab that searches as mode does: in workers, or on the
+// page's thread (a browser without workers).
+func searchTab(t *testing.T, mode indexMode) *tab {
+	t.Helper()
+	tb := newTab(t)
+	if !mode.workers {
+		tb.noWorkers()
+	}
+	return tb
+}
+
+// requireIndex waits until the exact index is built where mode builds it.
+func (tb *tab) requireIndex(name string) {
+	tb.t.Helper()
+	if got := tb.searchIndex(); got != name {
+		tb.t.Fatalf("%s: the exact index is in %q, want %q", name, got, name)
+	}
+}
+
+// rowsFor searches for query and returns the ids of the rows drawn, sorted.
+func (tb *tab) rowsFor(query string) []string {
+	got := evalAsync[[]string](tb, `searchFor(`+jsString(query)+`).then(() =>
+  [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")))`)
+	slices.Sort(got)
+	return got
+}
 
 // TestBrowserSearchMarkup: the search finds a word in an entry's text
 // whatever its case, and nothing that only the entry's HTML holds (the
@@ -81,27 +110,16 @@ func TestBrowserSearchMarkup(t *testing.T) {
 		{`"words"`, []string{ids[3]}},
 	}
 	for _, mode := range indexModes {
-		tb := newTab(t)
-		if !mode.workers {
-			tb.noWorkers()
-		}
+		tb := searchTab(t, mode)
 		tb.open(page)
-		shown := func(query string) []string {
-			got := evalAsync[[]string](tb, `searchFor(`+jsString(query)+`).then(() =>
-  [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")))`)
-			slices.Sort(got)
-			return got
-		}
 		for _, when := range []string{"at once", "with the index built"} {
 			if when != "at once" {
-				if got := tb.searchIndex(); got != mode.name {
-					t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
-				}
+				tb.requireIndex(mode.name)
 			}
 			for _, c := range cases {
 				want := append(slices.Clone(c.want), leaf)
 				slices.Sort(want)
-				if got := shown(c.query); !slices.Equal(got, want) {
+				if got := tb.rowsFor(c.query); !slices.Equal(got, want) {
 					t.Errorf("%s, %s, searching %q shows rows %v, want %v", mode.name, when, c.query, got, want)
 				}
 			}
@@ -146,17 +164,12 @@ func TestBrowserIncrementalSearch(t *testing.T) {
   return out;
 })()`
 	for _, mode := range indexModes {
-		tb := newTab(t)
-		if !mode.workers {
-			tb.noWorkers()
-		}
+		tb := searchTab(t, mode)
 		tb.open(page)
 		for _, when := range []string{"at once", "with the index built"} {
 			wait := ""
 			if when != "at once" {
-				if got := tb.searchIndex(); got != mode.name {
-					t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
-				}
+				tb.requireIndex(mode.name)
 				if mode.workers {
 					wait = "await searched()"
 				}
@@ -183,14 +196,9 @@ func TestBrowserSearchWorkers(t *testing.T) {
 	queries := []string{"the", "THE", "test", "the test", "zqxjv", "error", "func", "fmt.", "(", "<", "&", `"`, "'", "→", "a", "e e e"}
 	answers := map[string][]string{}
 	for _, mode := range indexModes {
-		tb := newTab(t)
-		if !mode.workers {
-			tb.noWorkers()
-		}
+		tb := searchTab(t, mode)
 		tb.open(page)
-		if got := tb.searchIndex(); got != mode.name {
-			t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
-		}
+		tb.requireIndex(mode.name)
 		var got []string
 		for _, q := range queries {
 			got = append(got, q+": "+evalAsync[string](tb, `searchFor(`+jsString(q)+`).then(() =>
@@ -289,18 +297,11 @@ func TestBrowserSearchCards(t *testing.T) {
 		{"zqxjv", nil},
 	}
 	for _, mode := range indexModes {
-		tb := newTab(t)
-		if !mode.workers {
-			tb.noWorkers()
-		}
+		tb := searchTab(t, mode)
 		tb.open(page)
-		if got := tb.searchIndex(); got != mode.name {
-			t.Fatalf("%s: the exact index is in %q, want %q", mode.name, got, mode.name)
-		}
+		tb.requireIndex(mode.name)
 		for _, c := range cases {
-			got := evalAsync[[]string](tb, `searchFor(`+jsString(c.query)+`).then(() =>
-  [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")))`)
-			slices.Sort(got)
+			got := tb.rowsFor(c.query)
 			want := append(slices.Clone(c.want), "a2")
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
