@@ -301,7 +301,7 @@ func decodeHead(raw []byte, h *head) error {
 	// raw is trimmed. Without this check a line "null" decoded into the
 	// head without error and became an entry of no type.
 	if len(raw) == 0 || raw[0] != '{' {
-		if !jsontext.Value(raw).IsValid(jsonOpts) {
+		if !validJSON(raw) {
 			return json.Unmarshal(raw, h, jsonOpts) // the syntax error
 		}
 		return errNotObject
@@ -309,7 +309,7 @@ func decodeHead(raw []byte, h *head) error {
 	// Checked first, then walked (readHead): json.Unmarshal into the head
 	// tokenizes and checks the line as it decodes it, twice as slow. Its
 	// error, when the line is not valid, says why.
-	if !jsontext.Value(raw).IsValid(jsonOpts) {
+	if !validJSON(raw) {
 		return json.Unmarshal(raw, h, jsonOpts)
 	}
 	return readHead(raw, h)

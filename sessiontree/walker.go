@@ -12,8 +12,8 @@ import (
 )
 
 // walker reads JSON that is known to be valid, without a tokenizer: a
-// line is checked once, when the session is loaded (jsontext.Value.IsValid,
-// then readHead), and Entry.Raw checks by CRC that the bytes read again
+// line is checked once, when the session is loaded (validJSON, which is
+// jsontext.Value.IsValid made faster, then readHead), and Entry.Raw checks by CRC that the bytes read again
 // are the same ones, so the readers built on it (readHead, readBody) only
 // need to walk them. Strings are found with bytes.IndexByte and copied as
 // they are unless they hold an escape or broken UTF-8 (jsontext.AppendUnquote
