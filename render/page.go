@@ -940,10 +940,10 @@ func imageHash(b []byte) (uint32, uint32) {
 // klauspost/compress rather than compress/gzip: on the 84.7 MB benchmark
 // session, its level 5 makes the same size as the standard library's
 // level 4 (18.1 MB) in 0.86 s instead of 1.39 s, CPU that the rendering on
-// the other core wants. Its level 3 takes 0.54 s for 19.4 MB: the export
-// of that session takes 3.88 s instead of 4.08 s (medians of 7 runs, each
-// level in turn), for a page 1.6% bigger (111.1 MB; the reference's is
-// 113.2 MB). Level 1 took as long (0.54-0.66 s) for 2 MB more.
+// the other core wants. Its level 2 makes 19.9 MB in 0.60 s, where level 3
+// made 19.4 MB in 0.73 s and level 5 took 1.2-1.5 s (medians of 5 runs of
+// each in turn): the page is 111.7 MB, the reference's 113.2 MB. Level 1
+// is no faster than 2 and makes 21.4 MB.
 func compressSource(source io.Reader) (*spool, error) {
 	z := new(spool)
 	// Buffered: the compressor writes a few hundred bytes at a time, and
@@ -953,7 +953,7 @@ func compressSource(source io.Reader) (*spool, error) {
 	// off the end of an export of 85 MB, when nothing else runs.
 	bz := bufio.NewWriterSize(z, 256<<10)
 	b64 := base64.NewEncoder(base64.StdEncoding, bz)
-	zw, err := gzip.NewWriterLevel(b64, 3)
+	zw, err := gzip.NewWriterLevel(b64, 2)
 	if err == nil {
 		_, err = io.Copy(zw, source)
 	}

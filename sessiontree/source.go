@@ -2,11 +2,10 @@ package sessiontree
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"hash"
 	"hash/crc32"
+	"hash/maphash"
 	"io"
 	"sync"
 
@@ -22,11 +21,12 @@ var ErrChanged = errors.New("the session file changed while it was being exporte
 // kept open so that entries can be read again when asked for. Memory then
 // holds the entries, not the file; the OS page cache keeps re-reads cheap.
 type source struct {
-	name string
-	data []byte      // the input, for a session loaded from memory
-	file io.ReaderAt // else the file, read-only
-	size int64       // bytes loaded; nothing past them is ever read
-	sum  [sha256.Size]byte
+	name  string
+	data  []byte       // the input, for a session loaded from memory
+	file  io.ReaderAt  // else the file, read-only
+	size  int64        // bytes loaded; nothing past them is ever read
+	seed  maphash.Seed // and the hash of those bytes, with this seed
+	check uint64
 
 	close func() error // closes file; nil for memory
 	cache blockCache   // of file
@@ -219,7 +219,7 @@ func (s *Session) Err() error {
 
 // SourceReader returns the input, byte for byte: the Size bytes loaded.
 // For a session loaded from a file they are read again, and checked at the
-// end against the SHA-256 taken at load: an error wrapping ErrChanged
+// end against the hash taken at load: an error wrapping ErrChanged
 // takes the place of io.EOF when the file changed.
 func (s *Session) SourceReader() io.Reader {
 	src := s.src
@@ -229,7 +229,9 @@ func (s *Session) SourceReader() io.Reader {
 	case src.data != nil:
 		return bytes.NewReader(src.data)
 	}
-	return &checkedReader{src: src, r: io.NewSectionReader(src.file, 0, src.size), h: sha256.New()}
+	c := &checkedReader{src: src, r: io.NewSectionReader(src.file, 0, src.size)}
+	c.h.SetSeed(src.seed)
+	return c
 }
 
 // ReadSource returns the whole input, as SourceReader reads it. For a
@@ -254,11 +256,11 @@ func (s *Session) ReadSource() ([]byte, error) {
 	return buf[:n:n], nil
 }
 
-// checkedReader reads a file's loaded bytes again and checks their SHA-256.
+// checkedReader reads a file's loaded bytes again and checks their hash.
 type checkedReader struct {
 	src *source
 	r   *io.SectionReader
-	h   hash.Hash
+	h   maphash.Hash
 	n   int64
 }
 
@@ -269,8 +271,8 @@ func (c *checkedReader) Read(p []byte) (int, error) {
 	switch {
 	case err == io.EOF && c.n < c.src.size:
 		return n, c.src.changed("it is now %d bytes long, not the %d loaded", c.n, c.src.size)
-	case err == io.EOF && !bytes.Equal(c.h.Sum(nil), c.src.sum[:]):
-		return n, c.src.changed("its SHA-256 is not the one taken at load")
+	case err == io.EOF && c.h.Sum64() != c.src.check:
+		return n, c.src.changed("its bytes are not the ones loaded")
 	case err != nil && err != io.EOF:
 		return n, c.src.fail(fmt.Errorf("%s: reading again: %w", c.src.name, err))
 	}
