@@ -102,9 +102,13 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 				lineStart = true
 				continue
 			}
-			// A list item: its text starts as a line of text would.
+			// A list item: its text starts as a line of text would,
+			// after a task's box if it has one.
 			if c == '-' && i+2 < len(src) && src[i+1] == ' ' {
 				i += 2
+				if taskBox(src[i:]) != "" && i+4 < len(src) {
+					i += 4
+				}
 				c = src[i]
 			}
 			switch {
@@ -218,40 +222,81 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 		}
 		block := lines[i:j]
 		i = j
-		items := 0
-		for _, line := range block {
+		// first is the block's first list item, after the lines of a
+		// paragraph if any: a list item with text interrupts a
+		// paragraph ("Changes:\n- one\n- two").
+		first, items := -1, 0
+		for k, line := range block {
 			if strings.HasPrefix(line, "- ") {
 				items++
+				if first < 0 {
+					first = k
+				}
 			}
 		}
 		switch {
 		case items == 0:
 			list = false
-			b.WriteString("<p>")
-			for k, line := range block {
-				if k > 0 {
-					b.WriteString("<br>\n") // WithHardWraps
-				}
-				writePlainLine(&b, line)
-			}
-			b.WriteString("</p>\n")
+			writeParagraph(&b, block)
+		case first > 0 && items == len(block)-first:
+			writeParagraph(&b, block[:first])
+			list = true
+			writeList(&b, block[first:])
 		case items == len(block) && !list:
 			// A tight list. Two lists with only blank lines between them
-			// are one loose list, and a list next to a paragraph's
-			// lines starts in it or continues into it: goldmark's.
+			// are one loose list, and a line of text after a list item
+			// continues it: goldmark's.
 			list = true
-			b.WriteString("<ul>\n")
-			for _, line := range block {
-				b.WriteString("<li>")
-				writePlainLine(&b, line[2:])
-				b.WriteString("</li>\n")
-			}
-			b.WriteString("</ul>\n")
+			writeList(&b, block)
 		default:
 			return "", false
 		}
 	}
 	return b.String(), true
+}
+
+// writeParagraph writes lines of prose as one paragraph, with a hard break
+// between lines (WithHardWraps).
+func writeParagraph(b *strings.Builder, lines []string) {
+	b.WriteString("<p>")
+	for k, line := range lines {
+		if k > 0 {
+			b.WriteString("<br>\n")
+		}
+		writePlainLine(b, line)
+	}
+	b.WriteString("</p>\n")
+}
+
+// writeList writes lines "- text" as a tight list.
+func writeList(b *strings.Builder, lines []string) {
+	b.WriteString("<ul>\n")
+	for _, line := range lines {
+		b.WriteString("<li>")
+		text := line[2:]
+		if box := taskBox(text); box != "" {
+			b.WriteString(box)
+			text = text[4:]
+		}
+		writePlainLine(b, text)
+		b.WriteString("</li>\n")
+	}
+	b.WriteString("</ul>\n")
+}
+
+// taskBox is the check box TaskList writes for a list item whose text
+// starts with "[ ] ", "[x] " or "[X] ", or "".
+func taskBox(text string) string {
+	if len(text) < 4 || text[0] != '[' || text[2] != ']' || text[3] != ' ' {
+		return ""
+	}
+	switch text[1] {
+	case ' ':
+		return `<input disabled="" type="checkbox"> `
+	case 'x', 'X':
+		return `<input checked="" disabled="" type="checkbox"> `
+	}
+	return ""
 }
 
 // fenceEnd reads the fenced code block that starts at src[i], a line's

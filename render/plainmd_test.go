@@ -48,7 +48,32 @@ var plainCases = []struct {
 	{"- item", true},
 	{"- one\n- two `code`\n- three", true},
 	{"Intro:\n\n- one\n- two\n\nAfter.", true},
-	{"Intro:\n- one", false},
+	// A list interrupts a paragraph: the paragraph, then a tight list.
+	{"Intro:\n- one", true},
+	{"Intro:\n- one\n- two `x`", true},
+	{"Two\nlines:\n- one\n- two", true},
+	{"- a\n\nIntro:\n- one", true},
+	{"Intro:\n- one\n\nAfter.\n- two", true},
+	{"Intro:\n- one\n\n```go\nx := 1\n```", true},
+	{"Intro:\n- one\nlazy", false},        // the line continues the item
+	{"Intro:\n- one\n\n- two", false},     // one loose list
+	{"Intro:\n- one\nmore\n- two", false}, // text between items
+	{"Intro:\n-  one", false},             // indented item text
+	{"Intro:\n- ", false},                 // an empty item does not interrupt
+	// Task items (TaskList).
+	{"Intro:\n- [x] done", true},
+	{"- [ ] todo\n- [x] done\n- [X] Done `x`", true},
+	{"- [x] a\n- b", true},
+	{"- [x] see [docs]", true},
+	{"- [x]", false},
+	{"- [x] ", false},
+	{"- [x]done", false},
+	{"- [y] no", false},
+	{"- [ ]  two spaces", false},
+	{"- [\t] tab", false},
+	{"- [x] 1. step", false},
+	{"- [x] [ ] twice", false},
+	{"Intro:\n- # heading", false},
 	{"- one\nlazy continuation", false},
 	{"- one\n\n- two", false},
 	{"- one\n\n\n- two", false},
@@ -57,8 +82,8 @@ var plainCases = []struct {
 	{"-  two spaces", false},
 	{"- - nested", false},
 	{"- 1. ordered", false},
-	{"- [ ] task", false},
-	{"- [x] task", false},
+	{"- [ ] task", true},
+	{"- [x] task", true},
 	{"- \tindented", false},
 	{"- ```\ncode\n```", false},
 	{"-no space", false},
@@ -168,7 +193,8 @@ func TestPlainMarkdownRandom(t *testing.T) {
 		"-", "!", "=", "+", "{", "}", "^", "$", "é", "日", "🎉", "\u00a0", "\u2028", "www", "w.", "--", "==", "1.", "x",
 		":", "\t", "http", "https://a.io", "ftp:", "HTTP://x.y", ":/", "a@b.c",
 		"`", "``", "```", "`x`", " ` ", "<", "&", "\\", "*", "_", "\r",
-		"- ", "\n- ", "\n\n- ", "-  ", "[", "]", "](", "]:", "[x]", "![", "_", "a_b", "__"}
+		"- ", "\n- ", "\n\n- ", "-  ", "[", "]", "](", "]:", "[x]", "![", "_", "a_b", "__",
+		"\n- [ ] ", "\n- [x] ", "- [X] ", "[ ]"}
 	prose := func() string {
 		var b strings.Builder
 		for range 1 + rng.IntN(12) {
