@@ -247,6 +247,8 @@ func (p *rawPrefix) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 // head is what Load decodes of every line: the header's fields and every
 // entry type's tree-relevant fields. Unknown fields are skipped quickly.
 type head struct {
+	image bool // the line holds a picture (scanJSON)
+
 	Type      lstr   `json:"type"`
 	ID        optStr `json:"id"`
 	ParentID  optStr `json:"parentId"`
@@ -309,9 +311,11 @@ func decodeHead(raw []byte, h *head) error {
 	// Checked first, then walked (readHead): json.Unmarshal into the head
 	// tokenizes and checks the line as it decodes it, twice as slow. Its
 	// error, when the line is not valid, says why.
-	if !validJSON(raw) {
+	valid, image := scanJSON(raw)
+	if !valid {
 		return json.Unmarshal(raw, h, jsonOpts)
 	}
+	h.image = image
 	return readHead(raw, h)
 }
 

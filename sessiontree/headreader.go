@@ -1,7 +1,5 @@
 package sessiontree
 
-import "strconv"
-
 // readHead decodes a line into h as json.Unmarshal(raw, h, jsonOpts) does,
 // for raw a valid JSON object (decodeHead checks). Every field of a head is
 // lenient (a value of the wrong type reads as absent), so on valid JSON it
@@ -102,12 +100,8 @@ func (w *walker) lnum(n *lnum) error {
 		*n = 0
 		return w.skip()
 	}
-	v, err := w.rawValue()
-	if err != nil {
-		return err
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	if err != nil {
+	f, ok := w.number()
+	if !ok {
 		// Out of range: ±Inf, read as 0 (see lnum); the walker's
 		// number could also be malformed, when raw is not valid JSON.
 		f = 0

@@ -78,7 +78,7 @@ type Session struct {
 	// holds pictures. SourceReader and ReadSource read it again.
 	Size      int64
 	SHA256    [sha256.Size]byte
-	HasImages bool // some line holds `"type":"image"`
+	HasImages bool // some line holds a member "type": "image" (a picture)
 
 	Entries []*Entry          // file order, header excluded
 	Roots   []*Entry          // file order
@@ -525,7 +525,7 @@ func decodeChunks(in *input, first []byte, none *Detail) ([]parsed, bool, error)
 type chunk struct {
 	data   []byte // nil once decoded
 	lines  []parsed
-	images bool // data holds imageMark
+	images bool // a line holds a picture
 }
 
 func (c *chunk) decode(h *head, it interner, src *source, none *Detail) {
@@ -535,12 +535,12 @@ func (c *chunk) decode(h *head, it interner, src *source, none *Detail) {
 	for i := range c.lines {
 		p := &c.lines[i]
 		p.entry = &slab[i]
+		h.image = false
 		decodeLine(h, p, src, none)
+		c.images = c.images || h.image
 		it.entry(p.entry)
 		p.text = nil
 	}
-	// A picture's block is on one line: a chunk holds all of it or none.
-	c.images = bytes.Contains(c.data, imageMark)
 	c.data = nil
 }
 

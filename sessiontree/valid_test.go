@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -84,7 +85,57 @@ func TestValidJSONDepth(t *testing.T) {
 	}
 }
 
-// FuzzValidJSON holds validJSON to jsontext on arbitrary bytes.
+func TestScanJSONImage(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		image bool
+	}{
+		{`{"type":"image","data":"AAAA","mimeType":"image/png"}`, true},
+		{`{"message":{"content":[{"type":"text","text":"a"},{"type":"image","data":"x"}]}}`, true},
+		{`{"type" : "image"}`, true},
+		{`{"x":{"type":"image"},"y":[1,{"type":"image"}]}`, true},
+		{`{"type":"text","text":"\"type\":\"image\""}`, false},
+		{`{"type":["image"]}`, false},
+		{`{"type":{"a":"image"}}`, false},
+		{`{"kind":"image"}`, false},
+		{`{"type":"images"}`, false},
+		{`{"type":"Image"}`, false},
+		{`{"a":"type","b":"image"}`, false},
+		{`["type","image"]`, false},
+		{`{"type":"image"`, false}, // not valid
+		{`{"type":"image"}x`, false},
+	} {
+		valid, image := scanJSON([]byte(c.text))
+		if image != c.image || valid != jsontext.Value(c.text).IsValid(jsonOpts) {
+			t.Errorf("scanJSON(%s) = %v, %v; want image %v", c.text, valid, image, c.image)
+		}
+	}
+	// The lines of the test sessions, two of which hold pictures: as the
+	// search for `"type":"image"` the load did before.
+	pictures := 0
+	for _, seed := range fuzzSeeds(t) {
+		for _, line := range bytes.Split(seed, []byte("\n")) {
+			line = bytes.TrimSpace(line)
+			valid, image := scanJSON(line)
+			if !valid {
+				continue
+			}
+			if want := bytes.Contains(line, imageMark); image != want {
+				t.Errorf("scanJSON(%.80s): picture %v, want %v", line, image, want)
+			}
+			if image {
+				pictures++
+			}
+		}
+	}
+	if pictures == 0 {
+		t.Error("no line of the test sessions holds a picture: the check above checked little")
+	}
+}
+
+// FuzzValidJSON holds validJSON to jsontext on arbitrary bytes, and
+// scanJSON's picture to the text `"type":"image"` in the compact JSON:
+// valid JSON holds it only as a member (the load searched for it before).
 func FuzzValidJSON(f *testing.F) {
 	for _, c := range validCases {
 		f.Add([]byte(c))
@@ -95,6 +146,16 @@ func FuzzValidJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if got, want := validJSON(data), jsontext.Value(data).IsValid(jsonOpts); got != want {
 			t.Fatalf("validJSON(%q) = %v, jsontext says %v", data, got, want)
+		}
+		if valid, image := scanJSON(data); valid {
+			// Without whitespace, strings as written.
+			compact := jsontext.Value(bytes.Clone(data))
+			if err := compact.Compact(jsonOpts, jsontext.PreserveRawStrings(true)); err != nil {
+				t.Fatal(err)
+			}
+			if image != bytes.Contains(compact, imageMark) {
+				t.Fatalf("scanJSON(%q): picture %v", data, image)
+			}
 		}
 	})
 }

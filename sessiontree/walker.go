@@ -159,6 +159,46 @@ func unquote(raw []byte) string {
 }
 
 // rawValue reads any value, returning its bytes.
+// number reads the number at w.i: its value as strconv.ParseFloat gives
+// it, and false where ParseFloat fails (out of range). An integer of up to
+// 15 digits, what sessions hold most (token counts, times), is exact in a
+// float64 and computed here: ParseFloat, and the string it takes, cost
+// more than the digits.
+func (w *walker) number() (float64, bool) {
+	start, i := w.i, w.i
+	neg := i < len(w.b) && w.b[i] == '-'
+	if neg {
+		i++
+	}
+	var n uint64
+	digits := i
+	for i < len(w.b) && '0' <= w.b[i] && w.b[i] <= '9' {
+		n = n*10 + uint64(w.b[i]-'0')
+		i++
+	}
+	if d := i - digits; d > 0 && d <= 15 && (i == len(w.b) || !numberByte[w.b[i]]) {
+		w.i = i
+		if neg {
+			return -float64(n), true // -0 too
+		}
+		return float64(n), true
+	}
+	for i < len(w.b) && numberByte[w.b[i]] {
+		i++
+	}
+	w.i = i
+	f, err := strconv.ParseFloat(string(w.b[start:i]), 64)
+	return f, err == nil
+}
+
+// numberByte: the bytes a JSON number is made of.
+var numberByte = func() (t [256]bool) {
+	for _, c := range []byte("-+.eE0123456789") {
+		t[c] = true
+	}
+	return t
+}()
+
 func (w *walker) rawValue() ([]byte, error) {
 	k := w.kind()
 	start := w.i
@@ -170,7 +210,7 @@ func (w *walker) rawValue() ([]byte, error) {
 	case 'f':
 		w.i += 5
 	case '0':
-		for w.i < len(w.b) && strings.IndexByte("-+.eE0123456789", w.b[w.i]) >= 0 {
+		for w.i < len(w.b) && numberByte[w.b[w.i]] {
 			w.i++
 		}
 	case '{', '[':
@@ -396,12 +436,16 @@ func (w *walker) blocks(bs *Blocks) error {
 		*bs = nil
 		return w.skip()
 	}
-	list := Blocks{}
+	// Read into an array on the stack, then copied to a slice of the
+	// right size: growing the slice block by block allocated twice that,
+	// 6% of what the export of a 100,000-entry session allocated.
+	var buf [8]Block
+	list := buf[:0]
 	err := w.array(func() error {
 		list = append(list, Block{})
 		return w.block(&list[len(list)-1])
 	})
-	*bs = list
+	*bs = append(make(Blocks, 0, len(list)), list...) // [] is not nil
 	return err
 }
 
@@ -518,13 +562,9 @@ func (w *walker) boolean(b *bool) error {
 func (w *walker) float(f *float64) error {
 	switch w.kind() {
 	case '0':
-		v, err := w.rawValue()
-		if err != nil {
-			return err
-		}
-		x, err := strconv.ParseFloat(string(v), 64)
+		x, ok := w.number()
 		*f = x
-		if err != nil {
+		if !ok {
 			w.mistyped = true // out of range, as json.Unmarshal reports
 		}
 		return nil

@@ -2,7 +2,9 @@ package sessiontree
 
 import (
 	"bytes"
+	"math"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/go-json-experiment/json"
@@ -275,4 +277,24 @@ func addSeedLines(f *testing.F) {
 func validObject(raw []byte) ([]byte, bool) {
 	raw = bytes.TrimSpace(raw)
 	return raw, len(raw) > 0 && raw[0] == '{' && jsontext.Value(raw).IsValid(jsonOpts)
+}
+
+// TestWalkerNumber holds walker.number, fast path and all, to
+// strconv.ParseFloat, the sign of zero included.
+func TestWalkerNumber(t *testing.T) {
+	for _, text := range []string{"0", "-0", "7", "-7", "123", "999999999999999", "-999999999999999",
+		"1000000000000000", "9007199254740993", "12345678901234567890", "0.1", "-0.0", "1.5", "1e3", "-1E-3",
+		"2.5e+2", "1e400", "-1e400", "1e-400", "0e5", "00", "1-", "-"} {
+		for _, after := range []string{"", ",", "}", "]", " "} {
+			w := walker{b: []byte(text + after)}
+			got, ok := w.number()
+			want, err := strconv.ParseFloat(text, 64)
+			if (err == nil) != ok || math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("number(%q) = %v, %v; ParseFloat: %v, %v", text+after, got, ok, want, err)
+			}
+			if w.i != len(text) {
+				t.Errorf("number(%q) read %d bytes, want %d", text+after, w.i, len(text))
+			}
+		}
+	}
 }
