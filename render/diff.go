@@ -47,9 +47,18 @@ func diffRow(b *strings.Builder, kind, num, text string) {
 	default:
 		b.WriteString(`<tr><td>`)
 	}
-	b.WriteString(textEscape(num))
-	b.WriteString(`</td><td>` + map[string]string{"add": "+", "del": "-", "ctx": " "}[kind] + `</td><td>`)
-	b.WriteString(textEscape(text))
+	textEscaper.WriteString(b, num)
+	switch kind {
+	case "add":
+		b.WriteString(`</td><td>+</td><td>`)
+	case "del":
+		b.WriteString(`</td><td>-</td><td>`)
+	case "ctx":
+		b.WriteString(`</td><td> </td><td>`)
+	default:
+		b.WriteString(`</td><td></td><td>`)
+	}
+	textEscaper.WriteString(b, text)
 	b.WriteString("</td></tr>")
 }
 

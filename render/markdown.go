@@ -202,6 +202,7 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 	b.Grow(len(src) + 16)
 	list := false // the block before was a list (blank lines between)
 	lines := strings.Split(src, "\n")
+	fence := 0 // fence k is from the end of prose[k] to the start of prose[k+1]
 	for i := 0; i < len(lines); {
 		if lines[i] == "" {
 			i++
@@ -213,7 +214,11 @@ func plainMarkdown(src string, hl *highlighter) (html string, ok bool) {
 				j++
 			}
 			list = false
-			writeFence(&b, lines[i][3:], lines[i+1:j], hl)
+			// The code: its lines, each with its "\n", as they are in src.
+			start, end := prose[fence][1], prose[fence+1][0]
+			code := src[start+len(lines[i])+1 : end-len("```")]
+			fence++
+			writeFence(&b, lines[i][3:], code, hl)
 			i = j + 1
 			continue
 		}
@@ -344,14 +349,10 @@ func fenceEnd(src string, i int) int {
 }
 
 // writeFence writes a fenced block as renderFencedCode does.
-func writeFence(b *strings.Builder, lang string, lines []string, hl *highlighter) {
-	var code string
-	if len(lines) > 0 {
-		code = strings.Join(lines, "\n") + "\n"
-	}
+func writeFence(b *strings.Builder, lang, code string, hl *highlighter) {
 	b.WriteString(`<pre class="chroma"><code>`)
 	if lang == "" {
-		b.WriteString(textEscape(code))
+		textEscaper.WriteString(b, code)
 	} else {
 		b.WriteString(string(hl.code(code, lang, "")))
 	}
