@@ -62,8 +62,9 @@ func (r *Renderer) markdown(src string) template.HTML {
 }
 
 // plainMarkdown writes src as goldmark writes it when src is only
-// paragraphs of plain text, lists of one-line items ("- text") and code
-// fenced with three backticks, each a block of its own: no character that
+// paragraphs of plain text, lists of one-line items ("- text", "- [x]
+// text"), each a block of its own or right after a paragraph's lines, and
+// code fenced with three backticks, a block of its own: no character that
 // Markdown (with our extensions) could read as markup, no line that could
 // open another block. ok is false for anything else, which goldmark
 // converts. hl highlights fenced code, as renderFencedCode does.

@@ -173,8 +173,8 @@ func load(src *source, chunk int) (*Session, error) {
 	s := &Session{File: src.name, Labels: map[string]string{}, noDetail: &Detail{}, src: src}
 	// The SHA-256 is the session's, for the page and the archive. The
 	// 64-bit hash is what SourceReader checks the bytes read again
-	// against: it takes a twentieth of the time (hash/maphash, in
-	// hardware), and the SHA-256 of an 85 MB file took 0.08 s.
+	// against: on an 85 MB file, hash/maphash took 23-40 ms where a
+	// second SHA-256 took 98 ms.
 	sha := sha256.New()
 	src.seed = maphash.MakeSeed()
 	var check maphash.Hash
