@@ -448,11 +448,7 @@ var codeEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"
 // letters and punctuation, in any case.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for j < len(sub) && (s[i+j] == sub[j] || s[i+j]|0x20 == sub[j] && 'a' <= sub[j] && sub[j] <= 'z') {
-			j++
-		}
-		if j == len(sub) {
+		if hasPrefixFold(s[i:], sub) {
 			return true
 		}
 	}

@@ -25,8 +25,8 @@ func validJSON(b []byte) bool {
 // scanJSON is validJSON, also telling whether a valid b holds a picture: an
 // object member "type" whose value is "image", at any depth, as pi writes
 // a picture's content block. (Found here, where every string is read
-// anyway: a search of each chunk for `"type":"image"` took a twentieth of
-// the load.)
+// anyway: a search of each chunk for `"type":"image"` took 90 ms of CPU
+// at 100,000 entries, 7% of the load.)
 func scanJSON(b []byte) (valid, image bool) {
 	// Bit d of objects: the container open at depth d is an object.
 	var objects [maxDepth/64 + 1]uint64

@@ -13,9 +13,9 @@ import (
 
 // walker reads JSON that is known to be valid, without a tokenizer: a
 // line is checked once, when the session is loaded (validJSON, which is
-// jsontext.Value.IsValid made faster, then readHead), and Entry.Raw checks by CRC that the bytes read again
-// are the same ones, so the readers built on it (readHead, readBody) only
-// need to walk them. Strings are found with bytes.IndexByte and copied as
+// jsontext.Value.IsValid made faster, then readHead), and Entry.Raw
+// checks by CRC that the bytes read again are the same ones, so the
+// readers built on it (readHead, readBody) only need to walk them. Strings are found with bytes.IndexByte and copied as
 // they are unless they hold an escape or broken UTF-8 (jsontext.AppendUnquote
 // then reads them).
 //
@@ -158,7 +158,6 @@ func unquote(raw []byte) string {
 	return b.String()
 }
 
-// rawValue reads any value, returning its bytes.
 // number reads the number at w.i: its value as strconv.ParseFloat gives
 // it, and false where ParseFloat fails (out of range). An integer of up to
 // 15 digits, what sessions hold most (token counts, times), is exact in a
@@ -199,6 +198,7 @@ var numberByte = func() (t [256]bool) {
 	return t
 }()
 
+// rawValue reads any value, returning its bytes.
 func (w *walker) rawValue() ([]byte, error) {
 	k := w.kind()
 	start := w.i
