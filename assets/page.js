@@ -59,15 +59,27 @@
     if (T.leaf < 0) return;
     pathTo(T.leaf).forEach(function (pos) { if (!(FL[pos] & F_EMBEDDED)) pathIdx[pos] = pathPos.push(pos) - 1; });
   })();
-  var storeIdx = null; // position -> [chunk, index], made once the store is complete
-  function storeIndex() {
-    if (!storeIdx) {
-      storeIdx = new Map();
-      doc.querySelectorAll("#store > script[data-i]").forEach(function (c) {
-        c.getAttribute("data-i").split(" ").forEach(function (p, k) { storeIdx.set(+p, [c, k]); });
+  // Where each stored entry is: storeChunk[pos] indexes storeChunks (-1:
+  // not stored), storeAt[pos] is its index in that chunk. Made once the
+  // store is complete, when the page is idle after loading (see pump), or
+  // by the first that asks: a Map of [chunk, index] pairs took the first
+  // click 13 ms at 100,000 entries.
+  var storeChunks = null, storeChunk = null, storeAt = null;
+  function storeLoc(pos) {
+    if (!storeChunks) {
+      storeChunks = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
+      storeChunk = new Int32Array(n).fill(-1);
+      storeAt = new Int32Array(n);
+      storeChunks.forEach(function (c, ci) {
+        var list = c.getAttribute("data-i").split(" ");
+        for (var k = 0; k < list.length; k++) {
+          var p = +list[k];
+          if (p >= 0 && p < n) { storeChunk[p] = ci; storeAt[p] = k; }
+        }
       });
     }
-    return storeIdx;
+    var ci = pos >= 0 && pos < n ? storeChunk[pos] : -1;
+    return ci >= 0 ? [storeChunks[ci], storeAt[pos]] : null;
   }
   // available: the entry's HTML has arrived in full.
   function available(pos) {
@@ -104,7 +116,7 @@
       while (b - a > 1) { var m = (a + b) >> 1; if (chunkAt[m] <= i) a = m; else b = m; }
       return entriesOf(pathChunks[a])[i - chunkAt[a]];
     }
-    var at = storeIndex().get(pos);
+    var at = storeLoc(pos);
     return at ? entriesOf(at[0])[at[1]] : undefined;
   }
 
@@ -286,8 +298,7 @@
   // that keep their place (the shared beginning of the old and new path)
   // stay in the document, untouched.
   function setView(want, wlo, whi) {
-    var same = 0;
-    while (same < shown.length && same < want.length && shown[same] === want[same]) same++;
+    var same = samePrefix(shown, want);
     var klo = Math.max(lo, wlo), khi = Math.min(hi, whi, same), i;
     if (klo >= khi) {
       for (i = lo; i < hi; i++) removeShown(shown[i]);
@@ -313,6 +324,42 @@
     if (el && el.parentNode === main) el.remove();
   }
 
+  // The path to pathLeaf: onPath marks its entries, pathList holds those
+  // the conversation shows (not the ones embedded in a call's card) in
+  // order, and pathAt[pos] is a listed entry's index in it. setPath makes
+  // the path to a new leaf from the old one: only the entries below the
+  // point where the two part are walked, so that a click costs the same on
+  // a path of 50,000 entries as on one of 50. A new list remembers the
+  // one it was made from (base) and how many entries it kept of it.
+  var pathLeaf = -1, pathList = [], pathAt = new Int32Array(n);
+  function setPath(leaf) {
+    var fresh = [], p = leaf;
+    for (var guard = 0; p >= 0 && !onPath[p] && guard <= n; p = P[p], guard++) fresh.push(p);
+    // p is where the new path joins the old one (-1: nowhere).
+    for (var q = pathLeaf; q >= 0 && q !== p && onPath[q]; q = P[q]) onPath[q] = 0;
+    var a = p;
+    while (a >= 0 && (FL[a] & F_EMBEDDED)) a = P[a];
+    var kept = a >= 0 ? pathAt[a] + 1 : 0, list = pathList.slice(0, kept);
+    for (var i = fresh.length - 1; i >= 0; i--) {
+      var pos = fresh[i];
+      onPath[pos] = 1;
+      if (!(FL[pos] & F_EMBEDDED)) pathAt[pos] = list.push(pos) - 1;
+    }
+    pathList.base = null; // one step back is all samePrefix uses
+    list.base = pathList;
+    list.kept = kept;
+    pathList = list;
+    pathLeaf = leaf;
+  }
+  // samePrefix is how many entries the lists a and b share at their start.
+  function samePrefix(a, b) {
+    if (a === b) return a.length;
+    if (b.base === a) return b.kept; // b's next entry, if any, is not on a's path
+    var same = 0;
+    while (same < a.length && same < b.length && a[same] === b[same]) same++;
+    return same;
+  }
+
   // showPath puts the conversation for the path to leaf on screen, its
   // window around the entry of focus (a position; -1: the beginning), then
   // calls then(). Until the entries it needs have arrived, it waits
@@ -320,20 +367,12 @@
   var pending = null;
   function showPath(leaf, focus, then) {
     state.leaf = leaf;
-    onPath.fill(0);
-    var want = [], at = -1;
-    if (leaf >= 0) {
-      // A result drawn in its call's card is found in the caller's entry.
-      var f = focus;
-      while (f >= 0 && (FL[f] & F_EMBEDDED)) f = P[f];
-      pathTo(leaf).forEach(function (pos) {
-        onPath[pos] = 1;
-        if (pos === f) at = want.length;
-        if (!(FL[pos] & F_EMBEDDED)) want.push(pos);
-      });
-    }
+    setPath(leaf);
+    // A result drawn in its call's card is found in the caller's entry.
+    var f = focus;
+    while (f >= 0 && (FL[f] & F_EMBEDDED)) f = P[f];
     pending = { leaf: leaf, focus: focus, then: then };
-    tryShow(want, at);
+    tryShow(pathList, f >= 0 && onPath[f] ? pathAt[f] : -1);
   }
   function tryShow(want, at) {
     if (!main || !pending) return;
@@ -346,9 +385,7 @@
       whi = spanEnd(want, 0, end);
     } else {
       if (end <= at && !loaded) return;
-      var same = 0;
-      while (same < hi && same < want.length && shown[same] === want[same]) same++;
-      if (at >= lo && at < hi && same >= hi) {
+      if (at >= lo && at < hi && samePrefix(shown, want) >= hi) {
         wlo = lo; // the entry is in the window, which stays as it is
         whi = hi;
       } else {
@@ -401,6 +438,9 @@
       loaded = true;
       if (watcher) watcher.disconnect();
       pathChunks.forEach(function (c) { c.remove(); });
+      // The store's index, made while the page is idle: a click needs it.
+      if (window.requestIdleCallback) requestIdleCallback(function () { storeLoc(-1); }, { timeout: 1000 });
+      else setTimeout(function () { storeLoc(-1); }, 0);
       if (state.query.length && searchPartial) applySearch();
       if (finder) { startFinderSoon(); seal(); }
       else if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
@@ -438,20 +478,23 @@
           e.classList.add("laid");
         }
         el.scrollIntoView({ block: "start" });
-        requestAnimationFrame(function () { above.forEach(function (e) { e.classList.remove("laid"); }); });
-        settle(el, el.getBoundingClientRect().top, 5);
+        settle(el, el.getBoundingClientRect().top, 5, above);
       }
     }
   }
   // settle scrolls to el again while it moves: the entries around it are
   // laid out (content-visibility) only once they come into view, and
-  // their real heights move it.
-  function settle(el, top, tries) {
+  // their real heights move it. The entries above it (laid) go back to
+  // being laid out only when in view once it has settled: done in the
+  // first frame, it made the browser lay them out twice.
+  function settle(el, top, tries, laid) {
     requestAnimationFrame(function () {
       setTimeout(function () {
-        if (lastTarget !== el || !el.isConnected) return;
-        if (Math.abs(el.getBoundingClientRect().top - top) > 2) el.scrollIntoView({ block: "start" });
-        if (tries > 1) settle(el, top, tries - 1);
+        if (lastTarget === el && el.isConnected) {
+          if (Math.abs(el.getBoundingClientRect().top - top) > 2) el.scrollIntoView({ block: "start" });
+          if (tries > 1) return settle(el, top, tries - 1, laid);
+        }
+        laid.forEach(function (e) { e.classList.remove("laid"); });
       }, 0);
     });
   }
@@ -634,7 +677,7 @@
       while (b - a > 1) { var m = (a + b) >> 1; if (chunkAt[m] <= i) a = m; else b = m; }
       return [pathChunks[a], i - chunkAt[a]];
     }
-    return storeIndex().get(pos) || null;
+    return storeLoc(pos);
   }
   // quickTerms: the query's terms as our HTML writes them, each with a
   // case-insensitive RegExp finding it, or null for a term with characters
@@ -1120,26 +1163,42 @@
   var vfirst = new Int32Array(n), vnext = new Int32Array(n), vlast = new Int32Array(n), va = new Int32Array(n);
   var sPos = new Int32Array(n), sIndent = new Int32Array(n), sBits = new Uint8Array(n), sLevel = new Int32Array(n), sGut = new Array(n);
   var S_JB = 8; // a stack bit besides R_*: the parent branches
+  // The first pass (which entries show: vfirst, vnext, vroots, vcount)
+  // depends on the filter, the search and the leaf, which shows always. A
+  // click changes only the leaf: without a search, the pass is kept (its
+  // filter in vKey, its leaf in vLeaf) while both leaves would show anyway.
+  var vKey = "", vLeaf = -1, vroots = [], vcount = 0;
+  function shows(pos) {
+    var f = FL[pos];
+    return pos < 0 || (!(f & hideF) && (f & needF) === needF && (!labeledOnly || !!hasLabel[pos]));
+  }
   function layout() {
-    vfirst.fill(-1);
-    vnext.fill(-1);
-    vlast.fill(-1);
-    var vroots = [], count = 0, pos, par, f, p;
+    var pos, par, f, p;
     var leaf = state.leaf, hide = hideF, need = needF, lab = labeledOnly, query = state.query.length > 0;
-    for (pos = 0; pos < n; pos++) { // tree order: parents come first
-      p = P[pos];
-      par = p >= 0 ? va[p] : -1;
-      f = FL[pos];
-      if (pos === leaf || (!(f & hide) && (f & need) === need && (!lab || hasLabel[pos]) && (!query || matches(pos)))) {
-        va[pos] = pos;
-        count++;
-        if (par >= 0) {
-          if (vlast[par] < 0) vfirst[par] = pos; else vnext[vlast[par]] = pos;
-          vlast[par] = pos;
-        } else vroots.push(pos);
-      } else {
-        va[pos] = par;
+    var key = query ? "" : hide + " " + need + " " + lab;
+    if (!key || key !== vKey || (leaf !== vLeaf && !(shows(leaf) && shows(vLeaf)))) {
+      vfirst.fill(-1);
+      vnext.fill(-1);
+      vlast.fill(-1);
+      vroots = [];
+      vcount = 0;
+      for (pos = 0; pos < n; pos++) { // tree order: parents come first
+        p = P[pos];
+        par = p >= 0 ? va[p] : -1;
+        f = FL[pos];
+        if (pos === leaf || (!(f & hide) && (f & need) === need && (!lab || hasLabel[pos]) && (!query || matches(pos)))) {
+          va[pos] = pos;
+          vcount++;
+          if (par >= 0) {
+            if (vlast[par] < 0) vfirst[par] = pos; else vnext[vlast[par]] = pos;
+            vlast[par] = pos;
+          } else vroots.push(pos);
+        } else {
+          va[pos] = par;
+        }
       }
+      vKey = key;
+      vLeaf = leaf;
     }
     // ordered: the children on the active path first, the others in order.
     var tmp = [];
@@ -1195,7 +1254,7 @@
         break;
       }
     }
-    statusEl.textContent = count + " / " + n + " entries";
+    statusEl.textContent = vcount + " / " + n + " entries";
   }
 
   // The virtual list: a spacer as tall as every row, and the rows in view.
@@ -1234,8 +1293,10 @@
     if (r < 0) return;
     var top = r * ROW_H, h = viewH || 600;
     if (top < viewTop || top + ROW_H > viewTop + h) {
-      treeEl.scrollTop = Math.max(0, top - h / 2);
-      viewTop = treeEl.scrollTop; // as the browser clamped it
+      // Clamped as the browser will (see renderTree): reading scrollTop
+      // back would make it lay the page out at once.
+      viewTop = Math.max(0, Math.min(top - h / 2, rowCount * ROW_H + 8 - h));
+      treeEl.scrollTop = viewTop;
     }
   }
 
