@@ -50,49 +50,6 @@ type Options struct {
 	// Nav places the page among others (an archive's): breadcrumbs and
 	// links to related sessions. nil for a page on its own.
 	Nav *Nav
-
-	// Source is the session's file, compressed ahead of Render
-	// (StartSource). Render uses it when it was started for the session
-	// rendered, and the page embeds the file as it is; else Render
-	// compresses the file itself. The caller closes it.
-	Source *Source
-}
-
-// Source is a session's file, compressed for its page (gzip, then base64)
-// in a goroutine of its own.
-type Source struct {
-	s    *sessiontree.Session
-	done chan struct{}
-	gz   *spool
-	err  error
-}
-
-// StartSource begins compressing s's file for its page. It can begin
-// before the session is fully loaded (sessiontree.LoadOptions.Read), so
-// that the file is compressed on one core while the tree is built on the
-// other. A session with pictures does not need it: its page embeds the
-// file with the pictures it shows taken out, which Render does itself.
-// Close the Source when done.
-func StartSource(s *sessiontree.Session) *Source {
-	src := &Source{s: s, done: make(chan struct{})}
-	go func() {
-		defer close(src.done)
-		src.gz, src.err = compressSource(s.SourceReader())
-	}()
-	return src
-}
-
-// Close waits for the compression to end and releases what it holds.
-func (src *Source) Close() error {
-	if src == nil {
-		return nil
-	}
-	<-src.done
-	if src.gz != nil {
-		src.gz.Close()
-		src.gz = nil
-	}
-	return nil
 }
 
 // Nav is a page's place in an archive. Hrefs are relative to the page, so
@@ -226,25 +183,34 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	if theme == "" {
 		theme = "auto"
 	}
-	// The embedded source is compressed while the entries are rendered,
-	// unless it was begun before (opts.Source). A session with pictures
-	// embeds its source with each picture the page shows replaced by a
-	// marker (see dedupImages): it is compressed once the entries are
-	// written and the pictures known.
+	// The embedded source is compressed while the entries are rendered.
+	var src struct {
+		gz   *spool
+		err  error
+		done chan struct{}
+	}
+	src.done = make(chan struct{})
+	defer func() {
+		<-src.done
+		if src.gz != nil {
+			src.gz.Close()
+		}
+	}()
+	// A session with pictures embeds its source with each picture the page
+	// shows replaced by a marker (see dedupImages): it is compressed once
+	// the entries are written and the pictures known.
 	images := !opts.NoSource && s.HasImages
 	var shownImages imageSet
-	src := opts.Source
-	switch {
-	case opts.NoSource || images:
-		src = &Source{s: s, done: make(chan struct{})}
+	if images {
+		shownImages = imageSet{}
 		close(src.done)
-		defer src.Close()
-		if images {
-			shownImages = imageSet{}
-		}
-	case src == nil || src.s != s:
-		src = StartSource(s)
-		defer src.Close()
+	} else {
+		go func() {
+			defer close(src.done)
+			if !opts.NoSource {
+				src.gz, src.err = compressSource(s.SourceReader())
+			}
+		}()
 	}
 	ec := pair(s)
 	order := treeOrder(s)

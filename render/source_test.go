@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,58 +82,4 @@ func TestSlotInSessionText(t *testing.T) {
 			t.Errorf("the page has no %q", want)
 		}
 	}
-}
-
-// TestStartSource: a page rendered with its file compressed ahead
-// (StartSource, begun while the session loads) is byte for byte the page
-// rendered without; a Source begun for another session is not used.
-func TestStartSource(t *testing.T) {
-	r, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	render := func(t *testing.T, s *sessiontree.Session, opts Options) []byte {
-		t.Helper()
-		var page bytes.Buffer
-		if err := r.Render(&page, s, opts); err != nil {
-			t.Fatal(err)
-		}
-		return page.Bytes()
-	}
-	load := func(t *testing.T, path string) (*sessiontree.Session, *Source) {
-		t.Helper()
-		var src *Source
-		s, err := sessiontree.LoadFileWith(path, sessiontree.LoadOptions{Read: func(s *sessiontree.Session) {
-			src = StartSource(s)
-		}})
-		if err != nil {
-			src.Close()
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			src.Close()
-			s.Close()
-		})
-		return s, src
-	}
-	demo, kinds := filepath.Join("..", "testdata", "demo", "demo.jsonl"), filepath.Join("..", "testdata", "render", "kinds.jsonl")
-	for _, path := range []string{demo, kinds} { // kinds.jsonl holds pictures
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			s, src := load(t, path)
-			want := render(t, s, Options{})
-			if got := render(t, s, Options{Source: src}); !bytes.Equal(got, want) {
-				t.Errorf("with the Source begun ahead: %d bytes, not the %d rendered without", len(got), len(want))
-			}
-			if got := render(t, s, Options{Source: src, NoSource: true}); !bytes.Equal(got, render(t, s, Options{NoSource: true})) {
-				t.Error("with NoSource, the Source changed the page")
-			}
-		})
-	}
-	t.Run("another session's", func(t *testing.T) {
-		s, _ := load(t, demo)
-		_, other := load(t, kinds)
-		if got, want := render(t, s, Options{Source: other}), render(t, s, Options{}); !bytes.Equal(got, want) {
-			t.Errorf("with another session's Source: %d bytes, not the %d rendered without", len(got), len(want))
-		}
-	})
 }

@@ -89,7 +89,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal("Load modified its input")
 		}
 		// Read as a file is, in chunks of a few bytes: the same session.
-		fromFile, ferr := load(&source{name: "fuzz.jsonl", file: bytes.NewReader(data)}, 5, nil)
+		fromFile, ferr := load(&source{name: "fuzz.jsonl", file: bytes.NewReader(data)}, 5)
 		if (err == nil) != (ferr == nil) || err != nil && err.Error() != ferr.Error() {
 			t.Fatalf("read as a file: error %v, Load's %v", ferr, err)
 		}

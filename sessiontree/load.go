@@ -113,24 +113,6 @@ var ErrNotSession = errors.New("not a session file")
 // when asked for (Entry.Raw, Decode), so that memory holds the entries,
 // not the file. Close the session when done with it.
 func LoadFile(path string) (*Session, error) {
-	return LoadFileWith(path, LoadOptions{})
-}
-
-// LoadOptions adjust LoadFileWith.
-type LoadOptions struct {
-	// Read, when set, is called once, as soon as the input has been read
-	// and hashed and its lines decoded: before the tree is built and the
-	// entries are checked, which at 100,000 entries takes a few tenths of
-	// a second on one core. Whoever needs the input again (a page that
-	// embeds it) can start on it then, on the other core. Until
-	// LoadFileWith returns, only the session's SourceReader, ReadSource,
-	// Size, SHA256 and HasImages may be used; Read must not block. It is
-	// called even if the load then fails (an input with no entry at all).
-	Read func(*Session)
-}
-
-// LoadFileWith is LoadFile with options.
-func LoadFileWith(path string, opts LoadOptions) (*Session, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -148,16 +130,9 @@ func LoadFileWith(path string, opts LoadOptions) (*Session, error) {
 		// A pipe (canopy export <(...)) cannot be read twice: load it
 		// into memory.
 		defer f.Close()
-		data, err := io.ReadAll(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if data == nil {
-			data = []byte{} // a source with no data is a file
-		}
-		return load(&source{name: path, data: data}, chunkSize, opts.Read)
+		return Read(f, path)
 	}
-	s, err := load(&source{name: path, file: f, close: f.Close}, chunkSize, opts.Read)
+	s, err := load(&source{name: path, file: f, close: f.Close}, chunkSize)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -183,7 +158,7 @@ func Load(data []byte, name string) (*Session, error) {
 	if data == nil {
 		data = []byte{} // a source with no data is a file
 	}
-	return load(&source{name: name, data: data}, chunkSize, nil)
+	return load(&source{name: name, data: data}, chunkSize)
 }
 
 // chunkSize is how much of the input is read and decoded at a time: enough
@@ -193,8 +168,8 @@ func Load(data []byte, name string) (*Session, error) {
 const chunkSize = 256 << 10
 
 // load reads the input from src a chunk at a time; chunk is the chunk size
-// (tests cut inputs into tiny chunks); read is LoadOptions.Read.
-func load(src *source, chunk int, read func(*Session)) (*Session, error) {
+// (tests cut inputs into tiny chunks).
+func load(src *source, chunk int) (*Session, error) {
 	s := &Session{File: src.name, Labels: map[string]string{}, noDetail: &Detail{}, src: src}
 	// The SHA-256 is the session's, for the page and the archive. The
 	// 64-bit hash is what SourceReader checks the bytes read again
@@ -208,18 +183,12 @@ func load(src *source, chunk int, read func(*Session)) (*Session, error) {
 	if src.data == nil {
 		in.r = io.NewSectionReader(src.file, 0, math.MaxInt64)
 	}
-	in.done = func() {
-		s.Size, src.size = in.off, in.off
-		sha.Sum(s.SHA256[:0])
-		src.check = check.Sum64()
-		if read != nil {
-			read(s)
-		}
-	}
 	if err := s.read(in); err != nil {
 		return nil, fmt.Errorf("%s: %w", src.name, err)
 	}
-	in.finish()
+	s.Size, src.size = in.off, in.off
+	sha.Sum(s.SHA256[:0])
+	src.check = check.Sum64()
 	s.build()
 	return s, nil
 }
@@ -265,17 +234,6 @@ type input struct {
 	free  chan []byte // buffers of decoded chunks, to read the next ones into
 	eof   bool
 	hash  io.Writer // the hashes of the bytes read
-	done  func()    // called once by finish: takes the size and hashes
-}
-
-// finish is called once the whole input has been read and decoded (more
-// calls do nothing): it takes the input's size and hashes, and calls
-// LoadOptions.Read.
-func (in *input) finish() {
-	if f := in.done; f != nil {
-		in.done = nil
-		f()
-	}
 }
 
 // next returns the next chunk: whole lines, the last of the input perhaps
@@ -690,7 +648,6 @@ func (s *Session) loadJSONL(in *input, first []byte) error {
 		return err
 	}
 	s.HasImages = images
-	in.finish()
 
 	// Header: the first "session" object. oh-my-pi may put a "title" line
 	// before it.

@@ -47,7 +47,7 @@ func fileLoads(t testing.TB, data []byte, name string) []loaded {
 	s, err := LoadFile(path)
 	out = append(out, loaded{"file", path, s, err})
 	for _, n := range []int{1, 7} {
-		s, err := load(&source{name: name, file: bytes.NewReader(data)}, n, nil)
+		s, err := load(&source{name: name, file: bytes.NewReader(data)}, n)
 		out = append(out, loaded{"chunks of " + string(rune('0'+n)), name, s, err})
 	}
 	t.Cleanup(func() {
@@ -371,66 +371,5 @@ func TestSessionNotLoaded(t *testing.T) {
 	}
 	if _, err := e.Decode(); err == nil {
 		t.Error("Decode of no bytes: no error")
-	}
-}
-
-// TestLoadOptionsRead: LoadOptions.Read is called once, before the tree
-// is built, with a session whose size, hashes, pictures and source are
-// those of the whole input; the session loaded is the one LoadFile makes.
-func TestLoadOptionsRead(t *testing.T) {
-	long := `{"type":"message","id":"img","parentId":"a","timestamp":"` + ts +
-		`","message":{"role":"user","content":[{"type":"image","mimeType":"image/png","data":"` +
-		strings.Repeat("QUJD", 300_000) + `"}]}}`
-	for name, in := range map[string][]byte{
-		"JSONL":              jsonl(header, user("a", ""), user("b", "a"), user("c", "b")),
-		"a picture":          jsonl(header, user("a", ""), long, user("b", "img")),
-		"Flue":               flueDoc(`"d"`, flueEntries...),
-		"no session at all":  []byte("{bad\n"),
-		"no newline at end":  jsonlNoEOL(header, user("a", "")),
-		"blank lines around": []byte("\n\n" + header + "\n" + user("a", "") + "\n\n"),
-	} {
-		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "s.jsonl")
-			if err := os.WriteFile(path, in, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			calls := 0
-			var size int64
-			var sum [32]byte
-			var images, built bool
-			var src []byte
-			var srcErr error
-			s, err := LoadFileWith(path, LoadOptions{Read: func(s *Session) {
-				calls++
-				size, sum, images = s.Size, s.SHA256, s.HasImages
-				built = s.byID != nil || s.Leaf != nil
-				src, srcErr = s.ReadSource()
-			}})
-			want, wantErr := LoadFile(path)
-			if (err == nil) != (wantErr == nil) {
-				t.Fatalf("error %v, LoadFile's %v", err, wantErr)
-			}
-			if calls != 1 {
-				t.Fatalf("Read called %d times, want once", calls)
-			}
-			if built {
-				t.Error("Read was called after the tree was built")
-			}
-			if size != int64(len(in)) || sum != sha256.Sum256(in) {
-				t.Errorf("Read saw size %d, SHA-256 %x; want %d, %x", size, sum, len(in), sha256.Sum256(in))
-			}
-			if srcErr != nil || !bytes.Equal(src, in) {
-				t.Errorf("Read's ReadSource: %d bytes, %v; want the %d of the input", len(src), srcErr, len(in))
-			}
-			if err != nil {
-				return
-			}
-			defer s.Close()
-			defer want.Close()
-			if images != want.HasImages || images != bytes.Contains(in, []byte(`"type":"image"`)) {
-				t.Errorf("Read saw HasImages %v; the session has %v", images, want.HasImages)
-			}
-			sameSession(t, s, want)
-		})
 	}
 }

@@ -56,33 +56,12 @@ func runExport(e *env, args []string) int {
 		r, err := render.New()
 		renderer <- made{r, err}
 	}()
-	// The file is compressed for the page as soon as it has been read, on
-	// one core while the tree is built on the other (0.1-0.3 s at 100,000
-	// entries): when the page embeds the file as it is (not cut down or
-	// redacted, no pictures).
-	var early *render.Source
-	var lopts sessiontree.LoadOptions
-	if !*noSource && !*doRedact && !cut.Active() && in != "-" {
-		lopts.Read = func(s *sessiontree.Session) {
-			if !s.HasImages {
-				early = render.StartSource(s)
-			}
-		}
-	}
-	var s *sessiontree.Session
-	var err error
-	if in == "-" {
-		s, err = loadSession(e, in)
-	} else {
-		s, err = sessiontree.LoadFileWith(in, lopts)
-	}
+	s, err := loadSession(e, in)
 	if err != nil {
-		early.Close()
 		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
 		return exitFail
 	}
 	defer s.Close()
-	defer early.Close() // before the file is closed: it reads it
 	if e.limitMemory {
 		limitMemory(s.Size)
 	}
@@ -125,7 +104,6 @@ func runExport(e *env, args []string) int {
 		opts.Omitted = append(opts.Omitted, fmt.Sprintf("secrets: %d replaced by [REDACTED:kind#n] markers, here and in the session file the page embeds", total(rep.Kinds)))
 	}
 	opts.Leaf = leaf
-	opts.Source = early
 	m := <-renderer
 	if m.err != nil {
 		fmt.Fprintf(e.stderr, "canopy: %v\n", m.err)
