@@ -478,23 +478,20 @@
           e.classList.add("laid");
         }
         el.scrollIntoView({ block: "start" });
-        settle(el, el.getBoundingClientRect().top, 5, above);
+        requestAnimationFrame(function () { above.forEach(function (e) { e.classList.remove("laid"); }); });
+        settle(el, el.getBoundingClientRect().top, 5);
       }
     }
   }
   // settle scrolls to el again while it moves: the entries around it are
   // laid out (content-visibility) only once they come into view, and
-  // their real heights move it. The entries above it (laid) go back to
-  // being laid out only when in view once it has settled: done in the
-  // first frame, it made the browser lay them out twice.
-  function settle(el, top, tries, laid) {
+  // their real heights move it.
+  function settle(el, top, tries) {
     requestAnimationFrame(function () {
       setTimeout(function () {
-        if (lastTarget === el && el.isConnected) {
-          if (Math.abs(el.getBoundingClientRect().top - top) > 2) el.scrollIntoView({ block: "start" });
-          if (tries > 1) return settle(el, top, tries - 1, laid);
-        }
-        laid.forEach(function (e) { e.classList.remove("laid"); });
+        if (lastTarget !== el || !el.isConnected) return;
+        if (Math.abs(el.getBoundingClientRect().top - top) > 2) el.scrollIntoView({ block: "start" });
+        if (tries > 1) settle(el, top, tries - 1);
       }, 0);
     });
   }
