@@ -969,6 +969,58 @@ func TestBrowserClickRow(t *testing.T) {
 	tb.clean()
 }
 
+// TestBrowserClickUnderFilter: with a filter on, a click moves the leaf
+// (which the tree always shows) and the tree keeps what it knows of the
+// filter while both leaves would show anyway: after each click, the tree
+// must count what the filter shows with the new leaf.
+func TestBrowserClickUnderFilter(t *testing.T) {
+	t.Parallel()
+	s, _, _ := branchedSession(t)
+	page := writePage(t, s, t.TempDir(), "filterclick")
+	tb := newTab(t)
+	for _, mode := range []string{"user-only", "no-tools", "default"} {
+		tb.open(page)
+		tb.clickFilter(mode)
+		leaf, clicks := s.Leaf, 0
+		// Rows off the active path first (the leaf moves to another
+		// branch), then back on the session's path.
+		var rows []*sessiontree.Entry
+		for _, e := range s.Entries {
+			if !onPath(s, s.Leaf)[e] {
+				rows = append(rows, e)
+			}
+		}
+		rows = append(rows, s.Path(s.Leaf)...)
+		for _, e := range rows {
+			if clicks == 4 {
+				break
+			}
+			next := sessiontree.NewestLeaf(e)
+			if next == leaf || !tb.showRow(e.ID) {
+				continue
+			}
+			tb.clickRow(e.ID)
+			tb.settle()
+			clicks++
+			leaf = next
+			want := render.FilterCounts(s, leaf)[mode]
+			if n, m := tb.status(); n != want || m != len(s.Entries) {
+				t.Errorf("filter %s, after a click on %s (leaf %s): the tree shows %d / %d entries, want %d / %d", mode, e.ID, leaf.ID, n, m, want, len(s.Entries))
+			}
+			if !eval[bool](tb, `(() => { const r = rowOf(`+jsString(e.ID)+`); return !!r && r.getAttribute("aria-selected") === "true"; })()`) {
+				t.Errorf("filter %s: the clicked row %s is not selected", mode, e.ID)
+			}
+			if !tb.showRow(leaf.ID) {
+				t.Errorf("filter %s, after a click on %s: the tree has no row for the new leaf %s", mode, e.ID, leaf.ID)
+			}
+		}
+		if clicks < 2 {
+			t.Errorf("filter %s: %d rows could be clicked to move the leaf, want at least 2", mode, clicks)
+		}
+	}
+	tb.clean()
+}
+
 // ---- 6. Without JavaScript ------------------------------------------------
 
 func TestBrowserNoJavaScript(t *testing.T) {
