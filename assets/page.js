@@ -1165,6 +1165,8 @@
   // click changes only the leaf: without a search, the pass is kept (its
   // filter in vKey, its leaf in vLeaf) while both leaves would show anyway.
   var vKey = "", vLeaf = -1, vroots = [], vcount = 0;
+  // shows is the pass's test without the leaf and the search (the pass
+  // keeps it inline, in its loop over every entry): the two must agree.
   function shows(pos) {
     var f = FL[pos];
     return pos < 0 || (!(f & hideF) && (f & needF) === needF && (!labeledOnly || !!hasLabel[pos]));

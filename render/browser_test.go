@@ -985,8 +985,9 @@ func TestBrowserClickUnderFilter(t *testing.T) {
 		// Rows off the active path first (the leaf moves to another
 		// branch), then back on the session's path.
 		var rows []*sessiontree.Entry
+		onLeafPath := onPath(s, s.Leaf)
 		for _, e := range s.Entries {
-			if !onPath(s, s.Leaf)[e] {
+			if !onLeafPath[e] {
 				rows = append(rows, e)
 			}
 		}

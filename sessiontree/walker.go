@@ -15,9 +15,10 @@ import (
 // line is checked once, when the session is loaded (validJSON, which is
 // jsontext.Value.IsValid made faster, then readHead), and Entry.Raw
 // checks by CRC that the bytes read again are the same ones, so the
-// readers built on it (readHead, readBody) only need to walk them. Strings are found with bytes.IndexByte and copied as
-// they are unless they hold an escape or broken UTF-8 (jsontext.AppendUnquote
-// then reads them).
+// readers built on it (readHead, readBody) only need to walk them.
+// Strings are found with bytes.IndexByte and copied as they are unless
+// they hold an escape or broken UTF-8 (jsontext.AppendUnquote then reads
+// them).
 //
 // Why: json.Unmarshal's tokenizer checks every byte as it goes, and an
 // export reads every entry twice (its head at load, all of it to render
