@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 
 	"canopy/render"
@@ -30,8 +31,20 @@ func runExport(e *env, args []string) int {
 	fs.BoolVar(&cut.NoHidden, "no-hidden", false, "leave out custom messages the user never saw, and extensions' state")
 	doRedact := fs.Bool("redact", false, "replace credentials (API keys, tokens, passwords, private keys, ...) with [REDACTED:kind#n] markers, in the page and in the session it embeds; a summary goes to stderr")
 	reportPath := fs.String("redact-report", "", "with --redact, also write the findings as JSON to `FILE`")
+	// For building canopy, not for its users: the profiles that
+	// default.pgo is made of (go run ./cmd/canopybench --pgo).
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the export to `FILE`")
+	fs.MarkHidden("cpuprofile")
 	if st := parseFlags(e, fs, exportSynopsis, args); st >= 0 {
 		return st
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+			return exitFail
+		}
+		defer stop()
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(e.stderr, "canopy export: want one FILE (or - for standard input)\nUsage: %s\n", exportSynopsis)
@@ -209,6 +222,22 @@ func writeAtomic(dest string, write func(*os.File) error) error {
 		return fmt.Errorf("writing %s: %w", dest, err)
 	}
 	return nil
+}
+
+// startCPUProfile profiles the process into path until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("CPU profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // limitMemory sets the garbage collector's soft memory limit for an export

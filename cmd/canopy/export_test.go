@@ -240,3 +240,35 @@ func embeddedSource(t *testing.T, page string) string {
 	}
 	return string(src)
 }
+
+// TestExportCPUProfile: --cpuprofile (hidden: it is for building canopy,
+// see cmd/canopybench --pgo) writes a profile that go tool pprof reads, and
+// the page is the one made without it.
+func TestExportCPUProfile(t *testing.T) {
+	dir, path, data := sessionCopy(t)
+	prof := filepath.Join(dir, "cpu.prof")
+	st, with, stderr := runCmd(t, dir, nil, "export", "--cpuprofile", prof, path, "-o", "-")
+	if st != exitOK {
+		t.Fatalf("exit %d; stderr: %s", st, stderr)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A profile is gzip-compressed protocol buffers.
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("%s is not a gzip-compressed profile (%d bytes)", prof, len(b))
+	}
+	_, without, _ := runCmd(t, dir, nil, "export", path, "-o", "-")
+	if with != without {
+		t.Error("the page made with --cpuprofile differs from the one made without it")
+	}
+	st, _, stderr = runCmd(t, dir, nil, "export", "--cpuprofile", filepath.Join(dir, "no", "such", "dir.prof"), path, "-o", "-")
+	if st != exitFail || !strings.Contains(stderr, "CPU profile") {
+		t.Errorf("unwritable profile: exit %d, stderr %q; want %d and a message", st, stderr, exitFail)
+	}
+	if _, help, _ := runCmd(t, dir, nil, "export", "--help"); strings.Contains(help, "cpuprofile") {
+		t.Error("export --help lists --cpuprofile, a flag for building canopy")
+	}
+	assertUnchanged(t, path, data)
+}

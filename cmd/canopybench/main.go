@@ -10,6 +10,7 @@
 //	    [--no-reference] [--no-browser] [--runs N] [--browser-runs N]
 //	    [--wait-quiet DUR] [--page-timeout DUR] [--export-timeout DUR]
 //	    [--search-word WORD] [--chromium BIN]
+//	go run ./cmd/canopybench --pgo [--inputs LIST]
 //
 // For example, a quick run without the browser on the small inputs:
 //
@@ -52,6 +53,13 @@
 // hypervisor's steal time, leave the CPUs mostly idle; the column
 // "other CPU %" gives the largest share of the CPUs they took during the
 // row's measurements. Re-run a row (--inputs NAME) whose share is high.
+//
+// With --pgo it measures nothing: it builds canopy without profile-guided
+// optimization, exports each input with a CPU profile (about three seconds
+// of exports per input, so that small and huge sessions weigh alike) and
+// merges the profiles into cmd/canopy/default.pgo, which go build then
+// optimizes the canopy command with. Re-run it after a change to the
+// export's hot code.
 package main
 
 import (
@@ -90,6 +98,7 @@ type options struct {
 	repoRoot      string
 	canopyBinary  string
 
+	pgo             bool
 	archive         bool
 	archiveSessions int
 	archiveBytes    int64
@@ -119,6 +128,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.interactAfter, "interact-after", "load", "when a search, filter or click starts: load (the page has loaded, as for a reader who waits: the reference's pages are readable only then) or readable (300 ms after the conversation is readable: a big page of ours may still be loading)")
 	fs.DurationVar(&o.waitQuiet, "wait-quiet", 2*time.Minute, "before each export and page, wait at most this long for other processes to leave the CPUs (mostly) idle; 0: do not wait")
 	fs.StringVar(&o.chromium, "chromium", "", "Chromium `binary` (default: chromium on PATH, else /usr/bin/chromium)")
+	fs.BoolVar(&o.pgo, "pgo", false, "instead: profile canopy's exports of the inputs and merge the profiles into cmd/canopy/default.pgo, the profile go build optimizes canopy with")
 	fs.BoolVar(&o.archive, "archive", false, "benchmark canopy archive instead: a first run, a no-change re-run and a one-change re-run over generated sessions")
 	fs.IntVar(&o.archiveSessions, "archive-sessions", 1000, "with --archive: how many sessions")
 	fs.Int64Var(&o.archiveBytes, "archive-bytes", 2e9, "with --archive: their total size in bytes (mixed sizes)")
@@ -164,7 +174,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	// 1. Our binary.
 	o.canopyBinary = filepath.Join(o.out, "canopy")
 	logf("building %s", o.canopyBinary)
-	build := exec.Command("go", "build", "-o", o.canopyBinary, "./cmd/canopy")
+	buildArgs := []string{"build", "-o", o.canopyBinary}
+	if o.pgo {
+		// Profiled without the current profile's optimizations, so that
+		// a new default.pgo depends on the code, not on the last one.
+		buildArgs = append(buildArgs, "-pgo=off")
+	}
+	build := exec.Command("go", append(buildArgs, "./cmd/canopy")...)
 	build.Dir = root
 	build.Stdout, build.Stderr = stderr, stderr
 	if err := build.Run(); err != nil {
@@ -189,6 +205,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		InteractAfter: o.interactAfter,
 		CPUs:          goruntime.NumCPU(),
 		Revision:      revision(root),
+	}
+
+	if o.pgo {
+		return pgoProfile(&o, specs, stdout, logf)
 	}
 
 	// 3. The reference, warmed up once (its first call installs it).
