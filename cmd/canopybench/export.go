@@ -41,35 +41,57 @@ func (t *toolResult) summary() string {
 	return fmt.Sprintf("%.2f s, %.0f MB RSS, %.1f MB out", t.Wall, mb(t.RSSKB*1024), mb(t.OutBytes))
 }
 
-// exportRuns runs an export o.runs times and records its median wall time,
-// the largest peak RSS and the output's size.
-func exportRuns(o *options, what string, mk func(context.Context) *exec.Cmd, out string) *toolResult {
-	tr := &toolResult{Out: out}
+// exportSide is one tool's exports of one input.
+type exportSide struct {
+	tr *toolResult
+	mk func(context.Context) *exec.Cmd
+}
+
+// exportRuns runs each side's export o.runs times, in turns (ours, the
+// reference's, ours, ...), and records each side's median wall time,
+// largest peak RSS and output size. Taking turns, a change in the
+// machine's speed during the row (another process, the hypervisor's steal
+// time) weighs on both sides alike; run all of one side and then all of the
+// other, the two were measured at different times. before is called before
+// each turn. A side that fails is not run again.
+func exportRuns(o *options, sides []*exportSide, before func()) {
 	for i := 0; i < o.runs; i++ {
-		os.Remove(out)
-		mark := markCPU()
-		wall, rss, err := timed(o.exportLimit, mk)
-		tr.OtherCPU = append(tr.OtherCPU, otherShare(mark, markCPU()))
-		if err != nil {
-			tr.Status = "fail"
-			if errors.Is(err, context.DeadlineExceeded) {
-				tr.Status = "timeout"
+		before()
+		for _, sd := range sides {
+			tr := sd.tr
+			if tr.Status != "" {
+				continue // failed
 			}
-			tr.Err = err.Error()
-			return tr
+			os.Remove(tr.Out)
+			mark := markCPU()
+			wall, rss, err := timed(o.exportLimit, sd.mk)
+			tr.OtherCPU = append(tr.OtherCPU, otherShare(mark, markCPU()))
+			if err != nil {
+				tr.Status = "fail"
+				if errors.Is(err, context.DeadlineExceeded) {
+					tr.Status = "timeout"
+				}
+				tr.Err = err.Error()
+				continue
+			}
+			tr.WallSecs = append(tr.WallSecs, wall.Seconds())
+			tr.RSSKB = max(tr.RSSKB, rss)
 		}
-		tr.WallSecs = append(tr.WallSecs, wall.Seconds())
-		tr.RSSKB = max(tr.RSSKB, rss)
 	}
-	st, err := os.Stat(out)
-	if err != nil {
-		tr.Status, tr.Err = "fail", "no output: "+err.Error()
-		return tr
+	for _, sd := range sides {
+		tr := sd.tr
+		if tr.Status != "" {
+			continue
+		}
+		st, err := os.Stat(tr.Out)
+		if err != nil {
+			tr.Status, tr.Err = "fail", "no output: "+err.Error()
+			continue
+		}
+		tr.Status = "ok"
+		tr.OutBytes = st.Size()
+		tr.Wall = median(tr.WallSecs)
 	}
-	tr.Status = "ok"
-	tr.OutBytes = st.Size()
-	tr.Wall = median(tr.WallSecs)
-	return tr
 }
 
 // timed runs the command built by mk in its own process group (killed

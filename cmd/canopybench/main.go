@@ -27,7 +27,8 @@
 //     reused while it has the size recorded when it was written;
 //  3. exports each input with DIR/canopy and with
 //     ../shared/tools/reference-export (after one untimed warm-up call that
-//     installs the reference from npm), --runs times each, and records the
+//     installs the reference from npm), --runs times each, taking turns
+//     (ours, the reference's, ours, ...), and records the
 //     median wall time, the peak RSS (the wait4 rusage of the child, which
 //     for the reference's bash script includes the node process it reaps)
 //     and the output size;
@@ -276,19 +277,22 @@ func benchInput(o *options, ref *reference, br *chrome, row *row, in string, log
 			}
 		}
 	}
-	quiet()
-	row.Ours = exportRuns(o, "ours", func(ctx context.Context) *exec.Cmd {
+	row.Ours = &toolResult{Out: ours}
+	sides := []*exportSide{{row.Ours, func(ctx context.Context) *exec.Cmd {
 		return exec.CommandContext(ctx, o.canopyBinary, "export", in, "-o", ours)
-	}, ours)
-	logf("%s: ours %s", row.Input, row.Ours.summary())
+	}}}
 	if ref.ok {
-		quiet()
-		row.Ref = exportRuns(o, "ref", func(ctx context.Context) *exec.Cmd {
+		row.Ref = &toolResult{Out: theirs}
+		sides = append(sides, &exportSide{row.Ref, func(ctx context.Context) *exec.Cmd {
 			return exec.CommandContext(ctx, ref.script, in, theirs)
-		}, theirs)
-		logf("%s: ref %s", row.Input, row.Ref.summary())
+		}})
 	} else {
 		row.Ref = &toolResult{Status: "n/a", Err: ref.reason}
+	}
+	exportRuns(o, sides, quiet)
+	logf("%s: ours %s", row.Input, row.Ours.summary())
+	if ref.ok {
+		logf("%s: ref %s", row.Input, row.Ref.summary())
 	}
 
 	if br == nil {
