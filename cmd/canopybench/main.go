@@ -209,7 +209,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 
 	if o.pgo {
-		return pgoProfile(&o, specs, stdout, logf)
+		return pgoProfile(&o, specs, stdout, stderr, logf)
 	}
 
 	// 3. The reference, warmed up once (its first call installs it).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +21,7 @@ const pgoShare = 3 * time.Second
 // and merges the profiles into cmd/canopy/default.pgo. go build uses that
 // file for profile-guided optimization of the canopy command: the compiler
 // inlines and lays out the code that the profiles show hot.
-func pgoProfile(o *options, specs []inputSpec, stdout io.Writer, logf func(string, ...any)) error {
+func pgoProfile(o *options, specs []inputSpec, stdout, stderr io.Writer, logf func(string, ...any)) error {
 	dir := filepath.Join(o.out, "pgo")
 	if err := os.RemoveAll(dir); err != nil {
 		return err
@@ -52,7 +53,7 @@ func pgoProfile(o *options, specs []inputSpec, stdout io.Writer, logf func(strin
 		logf("%s: %d profiled exports, %.1f s", sp.name, runs, spent.Seconds())
 	}
 	if len(profiles) == 0 {
-		return fmt.Errorf("no input could be profiled")
+		return errors.New("no input could be profiled")
 	}
 	dest := filepath.Join(o.repoRoot, "cmd", "canopy", "default.pgo")
 	tmp := dest + ".tmp"
@@ -62,7 +63,7 @@ func pgoProfile(o *options, specs []inputSpec, stdout io.Writer, logf func(strin
 	}
 	merge := exec.Command("go", append([]string{"tool", "pprof", "-proto"}, profiles...)...)
 	merge.Stdout = f
-	merge.Stderr = os.Stderr
+	merge.Stderr = stderr
 	err = merge.Run()
 	if cerr := f.Close(); err == nil {
 		err = cerr
