@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -42,10 +43,11 @@ func pgoProfile(o *options, specs []inputSpec, stdout, stderr io.Writer, logf fu
 		for ; runs < 20 && spent < pgoShare; runs++ {
 			prof := filepath.Join(dir, fmt.Sprintf("%s-%d.prof", sp.name, runs))
 			cmd := exec.Command(o.canopyBinary, "export", "--cpuprofile", prof, in, "-o", page)
-			cmd.Stderr = io.Discard
+			var errb bytes.Buffer
+			cmd.Stderr = &tailWriter{buf: &errb, max: 2000}
 			t0 := time.Now()
 			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("%s: canopy export: %w", sp.name, err)
+				return fmt.Errorf("%s: canopy export: %w: %s", sp.name, err, bytes.TrimSpace(errb.Bytes()))
 			}
 			spent += time.Since(t0)
 			profiles = append(profiles, prof)
