@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -86,11 +87,22 @@ type rowInfo struct {
 
 // entryContext is what rendering one entry needs from the whole session.
 type entryContext struct {
-	s       *sessiontree.Session
-	rows    []rowInfo                      // by entry index: tree row text and flags
-	depth   []int                          // by entry index: how many entries are above it on its path
-	calls   map[string]callRef             // toolCallId to the first call with it, in file order
-	results map[callRef]*sessiontree.Entry // a call to the result shown in its card
+	s     *sessiontree.Session
+	rows  []rowInfo // by entry index: tree row text and flags
+	depth []int32   // by entry index: how many entries are above it on its path
+	// The result shown in each call's card: result[callAt[i]+k] is the
+	// index+1 of the result drawn in the card of entry i's call
+	// CallIDs[k] (0: none), for the first k with its id. Slices, not maps
+	// keyed by call: at 100,000 entries the maps were 6 MB that the
+	// collector marked in every cycle, and hashing their keys 2% of the
+	// export's CPU.
+	callAt []int32
+	result []int32
+	// calls maps a toolCallId to the first call with it, in file order:
+	// what a result that answers no call above it shows (callOf). Made
+	// the first time one asks, which most sessions never do.
+	callsOnce sync.Once
+	calls     map[string]callRef
 }
 
 // callRef is a tool call: its id and the assistant message that made it.
@@ -113,26 +125,29 @@ type callRef struct {
 // The result shown inside a call's card is the first, in file order, that
 // answers it; others are entries of their own.
 func pair(s *sessiontree.Session) *entryContext {
-	ec := &entryContext{s: s, rows: make([]rowInfo, len(s.Entries)), calls: map[string]callRef{}, results: map[callRef]*sessiontree.Entry{}}
-	ec.depth = make([]int, len(s.Entries))
+	n := len(s.Entries)
+	ec := &entryContext{s: s, rows: make([]rowInfo, n), depth: make([]int32, n), callAt: make([]int32, n)}
 	for _, i := range treeOrder(s) { // parents come before their children
 		if p := s.Entries[i].Parent; p != nil {
 			ec.depth[i] = ec.depth[p.Index] + 1
 		}
 	}
+	calls := 0
 	for i, e := range s.Entries {
-		for _, id := range e.CallIDs {
-			if _, dup := ec.calls[id]; !dup {
-				ec.calls[id] = callRef{id, e}
-			}
-		}
+		ec.callAt[i] = int32(calls)
+		calls += len(e.CallIDs)
+	}
+	ec.result = make([]int32, calls)
+	for i, e := range s.Entries {
 		if !isResult(e) {
 			continue
 		}
 		ec.rows[i].flags = flagToolResult
-		if call, ok := callAbove(e); ok && ec.results[call] == nil {
-			ec.results[call] = e
-			ec.rows[i].flags |= flagEmbedded
+		if call, k, ok := callAbove(e); ok {
+			if slot := &ec.result[ec.callAt[call.entry.Index]+int32(k)]; *slot == 0 {
+				*slot = int32(i) + 1
+				ec.rows[i].flags |= flagEmbedded
+			}
 		}
 	}
 	return ec
@@ -141,26 +156,38 @@ func pair(s *sessiontree.Session) *entryContext {
 // callAbove finds the call a result answers: the nearest message above it
 // that made a call with its id, looking a bounded number of steps up
 // (results follow their call closely) and only at messages written before
-// it.
-func callAbove(res *sessiontree.Entry) (callRef, bool) {
+// it. k is the first of that message's calls with the id.
+func callAbove(res *sessiontree.Entry) (call callRef, k int, ok bool) {
 	id := res.ToolCallID
 	if id == "" {
-		return callRef{}, false
+		return callRef{}, 0, false
 	}
 	for p, n := res.Parent, 0; p != nil && n < 256; p, n = p.Parent, n+1 {
-		if p.Index < res.Index && slices.Contains(p.CallIDs, id) {
-			return callRef{id, p}, true
+		if p.Index < res.Index {
+			if k := slices.Index(p.CallIDs, id); k >= 0 {
+				return callRef{id, p}, k, true
+			}
 		}
 	}
-	return callRef{}, false
+	return callRef{}, 0, false
 }
 
 // callOf is the call whose name and arguments a result's row and card
 // show: the one it answers, else the first in the file with its id.
 func (ec *entryContext) callOf(res *sessiontree.Entry) (callRef, bool) {
-	if call, ok := callAbove(res); ok {
+	if call, _, ok := callAbove(res); ok {
 		return call, true
 	}
+	ec.callsOnce.Do(func() {
+		ec.calls = map[string]callRef{}
+		for _, e := range ec.s.Entries {
+			for _, id := range e.CallIDs {
+				if _, dup := ec.calls[id]; !dup {
+					ec.calls[id] = callRef{id, e}
+				}
+			}
+		}
+	})
 	call, ok := ec.calls[res.ToolCallID]
 	return call, ok
 }
@@ -171,7 +198,14 @@ func isResult(e *sessiontree.Entry) bool {
 
 // ownResult is the result drawn in the card of e's call id, or nil.
 func (ec *entryContext) ownResult(e *sessiontree.Entry, id string) *sessiontree.Entry {
-	return ec.results[callRef{id, e}]
+	k := slices.Index(e.CallIDs, id)
+	if k < 0 {
+		return nil
+	}
+	if r := ec.result[ec.callAt[e.Index]+int32(k)]; r > 0 {
+		return ec.s.Entries[r-1]
+	}
+	return nil
 }
 
 // gatherRow records the tree row of entry i, which the second pass has
