@@ -20,8 +20,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/klauspost/compress/gzip"
 	"github.com/tdewolff/minify/v2"
 	mincss "github.com/tdewolff/minify/v2/css"
@@ -691,51 +689,6 @@ func treeOrder(s *sessiontree.Session) []int {
 		}
 	}
 	return order
-}
-
-// treeData is the sidebar's description of the tree, positions in tree
-// order: parallel arrays keep it compact for 100,000 entries.
-type treeData struct {
-	IDs     []string       `json:"id"`
-	Parents []int          `json:"p"` // position of the parent, -1 for a root
-	Flags   []int          `json:"f"`
-	Text    []string       `json:"t"`
-	Kinds   []string       `json:"k"`
-	Labels  map[int]string `json:"l"`
-	Leaf    int            `json:"leaf"` // -1 when there is none
-}
-
-// treeJSON writes the tree's JSON to w, as it is encoded: at 100,000
-// entries it is tens of MB.
-func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) error {
-	pos := make([]int, len(s.Entries))
-	for p, i := range order {
-		pos[i] = p
-	}
-	t := treeData{
-		IDs: make([]string, len(order)), Parents: make([]int, len(order)), Flags: make([]int, len(order)),
-		Text: make([]string, len(order)), Kinds: make([]string, len(order)), Labels: map[int]string{}, Leaf: -1,
-	}
-	for p, i := range order {
-		e := s.Entries[i]
-		t.IDs[p] = e.ID
-		t.Parents[p] = -1
-		if e.Parent != nil {
-			t.Parents[p] = pos[e.Parent.Index]
-		}
-		t.Flags[p] = rows[i].flags
-		t.Text[p] = rows[i].text
-		t.Kinds[p] = rowKind(e)
-		if l := s.Labels[e.ID]; l != "" {
-			t.Labels[p] = l
-		}
-	}
-	if leaf != nil {
-		t.Leaf = pos[leaf.Index]
-	}
-	// EscapeForHTML: the JSON sits in a <script> element; "</script>" in
-	// session text must not end it.
-	return json.MarshalWrite(w, &t, json.Deterministic(true), jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true))
 }
 
 // rowKind is a short class for a row's colour.
