@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -110,9 +111,15 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		r.blockParts(ec, v, e, m.Content)
 		meta := []string{modelName(m.Provider, m.Model)}
 		if u := m.Usage; u != nil {
-			meta = append(meta, fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", Thousands(u.Input), Thousands(u.Output), Thousands(u.CacheRead), Thousands(u.CacheWrite)))
+			// Appended, not through fmt: every assistant message has it.
+			b := make([]byte, 0, 96)
+			b = appendThousands(append(b, "in "...), u.Input)
+			b = appendThousands(append(b, " · out "...), u.Output)
+			b = appendThousands(append(b, " · cache read "...), u.CacheRead)
+			b = appendThousands(append(b, " · cache write "...), u.CacheWrite)
+			meta = append(meta, string(b))
 			if u.Cost.Total > 0 {
-				meta = append(meta, fmt.Sprintf("$%.4f", u.Cost.Total))
+				meta = append(meta, "$"+strconv.FormatFloat(u.Cost.Total, 'f', 4, 64)) // as %.4f
 			}
 		}
 		v.Meta = strings.Join(meta, " · ")

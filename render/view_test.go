@@ -390,6 +390,38 @@ func TestThousands(t *testing.T) {
 	}
 }
 
+// TestThousandsWhole: whole numbers (token counts) take a path of their
+// own; they, and the values at its edges, read as %.0f with commas does.
+func TestThousandsWhole(t *testing.T) {
+	commas := func(f float64) string {
+		s := fmt.Sprintf("%.0f", f)
+		neg := strings.HasPrefix(s, "-")
+		s = strings.TrimPrefix(s, "-")
+		var b strings.Builder
+		if neg {
+			b.WriteByte('-')
+		}
+		for i, c := range s {
+			if i > 0 && (len(s)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		return b.String()
+	}
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1 << 53, -(1 << 53), 1<<53 - 1, 1<<53 + 2, 1e15, 1e16, 1e22,
+		math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 0.49999999999999994, 2.5, -2.5}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 10000 {
+		vals = append(vals, float64(rng.Int64N(1<<rng.IntN(62)+1)-rng.Int64N(1000)))
+	}
+	for _, f := range vals {
+		if got, want := Thousands(f), commas(f); got != want {
+			t.Errorf("Thousands(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
+
 // TestReusedCallIDs: some models number their calls afresh in every turn,
 // so two messages make a call "call_0". Each card shows the result that
 // answers its own call (the nearest call above the result), and no result
