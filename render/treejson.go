@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -43,7 +42,7 @@ func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, 
 	for p, i := range order {
 		pos[i] = p
 	}
-	tw := treeWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	tw := treeWriter{w: w}
 	tw.list(`{"id":[`, len(order), func(p int) { tw.quote(s.Entries[order[p]].ID) })
 	tw.list(`],"p":[`, len(order), func(p int) {
 		parent := -1
@@ -79,15 +78,12 @@ func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, 
 	tw.int(at)
 	tw.buf = append(tw.buf, '}')
 	tw.flush()
-	if tw.err != nil {
-		return tw.err
-	}
-	return tw.w.Flush()
+	return tw.err
 }
 
-// treeWriter appends the tree's JSON to buf, written to w as it fills.
+// treeWriter appends the tree's JSON to buf, written to w every 32 KB.
 type treeWriter struct {
-	w   *bufio.Writer
+	w   io.Writer
 	buf []byte
 	err error
 }
