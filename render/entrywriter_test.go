@@ -22,6 +22,23 @@ func templateEntry(t *testing.T, r *Renderer, v *entryView) string {
 	return buf.String()
 }
 
+// testdataSessions lists the .jsonl files under testdata: every kind,
+// tool, conformance case and hostile text the tests have.
+func testdataSessions(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(filepath.Join("..", "testdata"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 // TestEntryWriterMatchesTemplate checks writeEntry against the template it
 // stands in for, byte for byte: on every entry of every session in
 // testdata (every kind, tool, conformance case, hostile text), and on views
@@ -31,16 +48,7 @@ func TestEntryWriterMatchesTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []string
-	err = filepath.WalkDir(filepath.Join("..", "testdata"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := testdataSessions(t)
 	if len(files) < 30 {
 		t.Fatalf("found %d sessions in testdata", len(files))
 	}

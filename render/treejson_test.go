@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -57,16 +55,7 @@ func TestTreeJSONMatchesMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []string
-	err = filepath.WalkDir(filepath.Join("..", "testdata"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := testdataSessions(t)
 	check := func(name string, s *sessiontree.Session, ec *entryContext) {
 		t.Helper()
 		order := treeOrder(s)

@@ -371,44 +371,33 @@ func TestThousands(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 10000 {
 		f := (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(16)))
-		s := fmt.Sprintf("%.0f", f)
-		neg := strings.HasPrefix(s, "-")
-		s = strings.TrimPrefix(s, "-")
-		var b strings.Builder
-		if neg {
-			b.WriteByte('-')
-		}
-		for i, c := range s {
-			if i > 0 && (len(s)-i)%3 == 0 {
-				b.WriteByte(',')
-			}
-			b.WriteRune(c)
-		}
-		if got := Thousands(f); got != b.String() {
-			t.Fatalf("Thousands(%v) = %q, want %q", f, got, b.String())
+		if got, want := Thousands(f), fmtCommas(f); got != want {
+			t.Fatalf("Thousands(%v) = %q, want %q", f, got, want)
 		}
 	}
+}
+
+// fmtCommas is what Thousands stands for: fmt's %.0f, with commas.
+func fmtCommas(f float64) string {
+	s := fmt.Sprintf("%.0f", f)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // TestThousandsWhole: whole numbers (token counts) take a path of their
 // own; they, and the values at its edges, read as %.0f with commas does.
 func TestThousandsWhole(t *testing.T) {
-	commas := func(f float64) string {
-		s := fmt.Sprintf("%.0f", f)
-		neg := strings.HasPrefix(s, "-")
-		s = strings.TrimPrefix(s, "-")
-		var b strings.Builder
-		if neg {
-			b.WriteByte('-')
-		}
-		for i, c := range s {
-			if i > 0 && (len(s)-i)%3 == 0 {
-				b.WriteByte(',')
-			}
-			b.WriteRune(c)
-		}
-		return b.String()
-	}
 	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1 << 53, -(1 << 53), 1<<53 - 1, 1<<53 + 2, 1e15, 1e16, 1e22,
 		math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 0.49999999999999994, 2.5, -2.5}
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -416,7 +405,7 @@ func TestThousandsWhole(t *testing.T) {
 		vals = append(vals, float64(rng.Int64N(1<<rng.IntN(62)+1)-rng.Int64N(1000)))
 	}
 	for _, f := range vals {
-		if got, want := Thousands(f), commas(f); got != want {
+		if got, want := Thousands(f), fmtCommas(f); got != want {
 			t.Errorf("Thousands(%v) = %q, want %q", f, got, want)
 		}
 	}
