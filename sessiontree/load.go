@@ -221,6 +221,20 @@ func (s *Session) read(in *input) error {
 	return s.loadJSONL(in, first)
 }
 
+// jsonDocument reports whether the input's first chunk starts like a JSON
+// object or array spread over lines (pretty-printed), whose first line
+// alone is not JSON: a settings file or an export of another tool, which
+// deserves one message that says so, not "line 1: malformed JSON".
+func jsonDocument(first []byte) bool {
+	first = bytes.TrimPrefix(first, []byte("\xef\xbb\xbf"))
+	t := bytes.TrimLeft(first, " \t\r\n")
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	line, _, more := bytes.Cut(t, []byte("\n"))
+	return more && !jsontext.Value(bytes.TrimSpace(line)).IsValid()
+}
+
 // imageMark is how a picture's content block starts, as pi writes it.
 var imageMark = []byte(`"type":"image"`)
 
@@ -673,6 +687,9 @@ func (s *Session) loadJSONL(in *input, first []byte) error {
 		}
 	}
 	if valid == 0 {
+		if jsonDocument(first) {
+			return fmt.Errorf("a JSON document of several lines, not a session canopy reads (a pi session is JSONL, one JSON object per line; a Flue document is one object with \"entries\"): %w", ErrNotSession)
+		}
 		for i := range results {
 			if results[i].err != nil {
 				return fmt.Errorf("line %d: %s: %w", int(results[i].n), describe(results[i].err), ErrNotSession)

@@ -3,13 +3,16 @@ package main
 import (
 	"bufio"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 
+	"canopy/internal/outpath"
 	"canopy/render"
 	"canopy/scope"
 	"canopy/sessiontree"
@@ -31,20 +34,13 @@ func runExport(e *env, args []string) int {
 	fs.BoolVar(&cut.NoHidden, "no-hidden", false, "leave out custom messages the user never saw, and extensions' state")
 	doRedact := fs.Bool("redact", false, "replace credentials (API keys, tokens, passwords, private keys, ...) with [REDACTED:kind#n] markers, in the page and in the session it embeds; a summary goes to stderr")
 	reportPath := fs.String("redact-report", "", "with --redact, also write the findings as JSON to `FILE`")
+	maxInput := addMaxInput(fs)
 	// For building canopy, not for its users: the profiles that
 	// default.pgo is made of (go run ./cmd/canopybench --pgo).
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the export to `FILE`")
 	fs.MarkHidden("cpuprofile")
 	if st := parseFlags(e, fs, exportSynopsis, args); st >= 0 {
 		return st
-	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "canopy: %v\n", err)
-			return exitFail
-		}
-		defer stop()
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(e.stderr, "canopy export: want one FILE (or - for standard input)\nUsage: %s\n", exportSynopsis)
@@ -53,10 +49,44 @@ func runExport(e *env, args []string) int {
 	switch *theme {
 	case "auto", "light", "dark":
 	default:
-		fmt.Fprintf(e.stderr, "canopy export: --theme must be auto, light or dark, not %q\n", *theme)
+		printLine(e.stderr, "canopy export: --theme must be auto, light or dark, not %q", *theme)
+		return exitUsage
+	}
+	if *reportPath != "" && !*doRedact {
+		fmt.Fprintln(e.stderr, "canopy export: --redact-report goes with --redact")
 		return exitUsage
 	}
 	in := fs.Arg(0)
+	dest := *out
+	if dest == "" {
+		if in == "-" {
+			dest = "-"
+		} else {
+			base := filepath.Base(in)
+			dest = strings.TrimSuffix(base, filepath.Ext(base)) + ".html"
+		}
+	}
+	// Every output is checked before anything is read or written, so
+	// that a refused run leaves nothing behind.
+	var outs []output
+	if dest != "-" {
+		outs = append(outs, output{dest, outpath.PageHead})
+	}
+	if *reportPath != "" {
+		outs = append(outs, output{*reportPath, reportHead})
+	}
+	if err := checkOutputs([]string{in}, outs...); err != nil {
+		printLine(e.stderr, "canopy export: %v", err)
+		return exitFail
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			printLine(e.stderr, "canopy: %v", err)
+			return exitFail
+		}
+		defer stop()
+	}
 	// The renderer is made while the session loads: it minifies the
 	// page's stylesheet, script and templates, 10-20 ms that were a tenth
 	// of the export of a 2 MB session.
@@ -69,9 +99,9 @@ func runExport(e *env, args []string) int {
 		r, err := render.New()
 		renderer <- made{r, err}
 	}()
-	s, err := loadSession(e, in)
+	s, err := loadSession(e, in, int64(*maxInput))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		printLine(e.stderr, "canopy: %v", err)
 		return exitFail
 	}
 	defer s.Close()
@@ -83,29 +113,24 @@ func runExport(e *env, args []string) int {
 	leaf := s.Leaf
 	if fs.Changed("leaf") {
 		if leaf = s.Entry(*leafID); leaf == nil {
-			fmt.Fprintf(e.stderr, "canopy: %s: no entry with id %q\n", s.File, *leafID)
+			printLine(e.stderr, "canopy: %s: no entry with id %q", s.File, *leafID)
 			return exitFail
 		}
 	}
-	if *reportPath != "" && !*doRedact {
-		fmt.Fprintln(e.stderr, "canopy export: --redact-report goes with --redact")
-		return exitUsage
-	}
 	if s, leaf, err = cutDown(s, leaf, cut, &opts); err != nil {
-		fmt.Fprintf(e.stderr, "canopy: %s: %v\n", in, err)
+		printLine(e.stderr, "canopy: %s: %v", in, err)
 		return exitFail
 	}
 	if *doRedact {
 		red, rep, err := redactSession(s)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "canopy: %s: %v\n", in, err)
+			printLine(e.stderr, "canopy: %s: %v", in, err)
 			return exitFail
 		}
 		printRedactionSummary(e.stderr, rep, "redacted")
 		if *reportPath != "" {
-			if err := writeReport(*reportPath, rep); err != nil {
-				fmt.Fprintf(e.stderr, "canopy: %v\n", err)
-				return exitFail
+			if err := writeReport(e.ctx, *reportPath, rep); err != nil {
+				return failWrite(e, err)
 			}
 		}
 		if leaf != nil && red.Entry(leaf.ID) != nil {
@@ -119,47 +144,44 @@ func runExport(e *env, args []string) int {
 	opts.Leaf = leaf
 	m := <-renderer
 	if m.err != nil {
-		fmt.Fprintf(e.stderr, "canopy: %v\n", m.err)
+		printLine(e.stderr, "canopy: %v", m.err)
 		return exitFail
 	}
 	r := m.r
-	dest := *out
-	if dest == "" {
-		if in == "-" {
-			dest = "-"
-		} else {
-			base := filepath.Base(in)
-			dest = strings.TrimSuffix(base, filepath.Ext(base)) + ".html"
-		}
-	}
 	if dest == "-" {
 		w := bufio.NewWriterSize(e.stdout, 1<<20)
 		if err := r.Render(w, s, opts); err != nil {
-			fmt.Fprintf(e.stderr, "canopy: %s: %v\n", in, err)
+			printLine(e.stderr, "canopy: %s: %v", in, err)
 			return exitFail
 		}
 		if err := w.Flush(); err != nil {
-			fmt.Fprintf(e.stderr, "canopy: writing standard output: %v\n", err)
+			printLine(e.stderr, "canopy: writing standard output: %v", err)
 			return exitFail
 		}
 		return exitOK
 	}
-	if in != "-" && samePath(in, dest) {
-		fmt.Fprintf(e.stderr, "canopy: refusing to write the page over its input %s\n", in)
-		return exitFail
-	}
-	if err := writeAtomic(dest, func(f *os.File) error {
+	if err := writeAtomic(e.ctx, dest, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<20)
 		if err := r.Render(w, s, opts); err != nil {
 			return err
 		}
 		return w.Flush()
 	}); err != nil {
-		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
-		return exitFail
+		return failWrite(e, err)
 	}
-	fmt.Fprintf(e.stderr, "wrote %s\n", dest)
+	printLine(e.stderr, "wrote %s", dest)
 	return exitOK
+}
+
+// failWrite reports a failed or interrupted write and gives the status to
+// exit with.
+func failWrite(e *env, err error) int {
+	if errors.Is(err, errInterrupted) {
+		fmt.Fprintln(e.stderr, "canopy: interrupted; nothing written")
+		return exitInterrupted
+	}
+	printLine(e.stderr, "canopy: %v", err)
+	return exitFail
 }
 
 // cutDown applies the export scope: the page is made from a new session
@@ -183,45 +205,6 @@ func cutDown(s *sessiontree.Session, leaf *sessiontree.Entry, cut scope.Options,
 		newLeaf = cutS.Entry(leaf.ID)
 	}
 	return cutS, newLeaf, nil
-}
-
-// samePath reports whether two paths name the same file (an existing one).
-func samePath(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	if err1 == nil && err2 == nil {
-		return os.SameFile(fa, fb)
-	}
-	aa, _ := filepath.Abs(a)
-	bb, _ := filepath.Abs(b)
-	return aa == bb
-}
-
-// writeAtomic writes a file through a temporary file in the same directory
-// and renames it into place: readers never see half a page, and a failed
-// export leaves any earlier page as it was.
-func writeAtomic(dest string, write func(*os.File) error) error {
-	dir := filepath.Dir(dest)
-	tmp, err := os.CreateTemp(dir, ".canopy-*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", dest, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", dest, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", dest, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", dest, err)
-	}
-	if err := os.Rename(tmp.Name(), dest); err != nil {
-		return fmt.Errorf("writing %s: %w", dest, err)
-	}
-	return nil
 }
 
 // startCPUProfile profiles the process into path until stop is called.

@@ -3,11 +3,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/pflag"
 )
@@ -21,6 +24,10 @@ const (
 	exitOK    = 0
 	exitFail  = 1
 	exitUsage = 2
+	// exitInterrupted is the shell's status for a process ended by
+	// SIGINT (128+2): an interrupted run says so even though canopy
+	// stops by itself, after removing what it had begun to write.
+	exitInterrupted = 130
 )
 
 // command is one subcommand.
@@ -31,9 +38,13 @@ type command struct {
 	run     func(env *env, args []string) int
 }
 
-// env is what a command may touch: its streams. Tests run commands with
-// buffers in place of the process's streams.
+// env is what a command may touch: its streams and its context. Tests run
+// commands with buffers in place of the process's streams.
 type env struct {
+	// ctx is cancelled on SIGINT or SIGTERM: a command then stops,
+	// removes the temporary files, staging directories and locks it made,
+	// and returns exitInterrupted. Nil means never cancelled.
+	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	// limitMemory: the command may set the process's memory limit (see
@@ -52,10 +63,21 @@ func commands() []command {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], &env{os.Stdin, os.Stdout, os.Stderr, true}))
+	// The first SIGINT or SIGTERM cancels the context, and the command
+	// cleans up after itself; once it is cancelled, the default action
+	// is restored so that a second signal ends the process at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	os.Exit(run(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, limitMemory: true}))
 }
 
 func run(args []string, e *env) int {
+	if e.ctx == nil {
+		e.ctx = context.Background()
+	}
 	if len(args) == 0 {
 		usage(e.stderr)
 		return exitUsage

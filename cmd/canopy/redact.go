@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -70,7 +70,7 @@ func report(s *sessiontree.Session, rep redact.Report) redactionReport {
 // were in, one line a kind.
 func printRedactionSummary(w io.Writer, rep redactionReport, verb string) {
 	if len(rep.Findings) == 0 {
-		fmt.Fprintf(w, "%s: no secrets found\n", rep.File)
+		printLine(w, "%s: no secrets found", rep.File)
 		return
 	}
 	where := map[string][]string{}
@@ -90,7 +90,7 @@ func printRedactionSummary(w io.Writer, rep redactionReport, verb string) {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
-	fmt.Fprintf(w, "%s: %d secrets %s (%d occurrences):\n", rep.File, total(rep.Kinds), verb, len(rep.Findings))
+	printLine(w, "%s: %d secrets %s (%d occurrences):", rep.File, total(rep.Kinds), verb, len(rep.Findings))
 	for _, k := range kinds {
 		places := where[k]
 		more := ""
@@ -98,7 +98,7 @@ func printRedactionSummary(w io.Writer, rep redactionReport, verb string) {
 			more = fmt.Sprintf(" and %d more", len(places)-10)
 			places = places[:10]
 		}
-		fmt.Fprintf(w, "  %-24s %3d  in %s%s\n", k, rep.Kinds[k], strings.Join(places, ", "), more)
+		printLine(w, "  %-24s %3d  in %s%s", k, rep.Kinds[k], strings.Join(places, ", "), more)
 	}
 }
 
@@ -110,8 +110,8 @@ func total(kinds map[string]int) int {
 	return n
 }
 
-func writeReport(path string, rep redactionReport) error {
-	return writeAtomic(path, func(f *os.File) error {
+func writeReport(ctx context.Context, path string, rep redactionReport) error {
+	return writeAtomic(ctx, path, func(f io.Writer) error {
 		enc := json.NewEncoder(f)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
@@ -123,6 +123,7 @@ func writeReport(path string, rep redactionReport) error {
 func runScan(e *env, args []string) int {
 	fs := newFlags("scan")
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
+	maxInput := addMaxInput(fs)
 	if st := parseFlags(e, fs, scanSynopsis, args); st >= 0 {
 		return st
 	}
@@ -130,20 +131,20 @@ func runScan(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "canopy scan: want one FILE (or - for standard input)\nUsage: %s\n", scanSynopsis)
 		return exitUsage
 	}
-	s, err := loadSession(e, fs.Arg(0))
+	s, err := loadSession(e, fs.Arg(0), int64(*maxInput))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		printLine(e.stderr, "canopy: %v", err)
 		return exitFail
 	}
 	defer s.Close()
 	src, err := s.ReadSource()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		printLine(e.stderr, "canopy: %v", err)
 		return exitFail
 	}
 	r, err := redact.New()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+		printLine(e.stderr, "canopy: %v", err)
 		return exitFail
 	}
 	_, raw := r.Redact(src)
@@ -152,7 +153,7 @@ func runScan(e *env, args []string) int {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(e.stderr, "canopy: %v\n", err)
+			printLine(e.stderr, "canopy: %v", err)
 			return exitFail
 		}
 	} else {
