@@ -80,6 +80,12 @@ func runExport(e *env, args []string) int {
 		return exitFail
 	}
 	if *cpuProfile != "" {
+		if err := checkOutputs(append([]string{in}, *reportPath, dest), output{*cpuProfile, gzipHead}); err != nil {
+			printLine(e.stderr, "canopy export: CPU profile: %v", err)
+			return exitFail
+		}
+	}
+	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
 			printLine(e.stderr, "canopy: %v", err)

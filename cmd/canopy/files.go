@@ -144,6 +144,11 @@ func reportHead(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("{\n  \"file\": ")) && bytes.Contains(head, []byte("\n  \"findings\": "))
 }
 
+// gzipHead recognises a CPU profile (--cpuprofile): pprof writes gzip.
+func gzipHead(head []byte) bool {
+	return bytes.HasPrefix(head, []byte{0x1f, 0x8b})
+}
+
 // errInterrupted says that a command stopped on SIGINT or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
