@@ -155,8 +155,11 @@ func runExport(e *env, args []string) int {
 	}
 	r := m.r
 	if dest == "-" {
-		w := bufio.NewWriterSize(e.stdout, 1<<20)
+		w := bufio.NewWriterSize(&ctxWriter{e.ctx, e.stdout}, 1<<20)
 		if err := r.Render(w, s, opts); err != nil {
+			if errors.Is(err, errInterrupted) {
+				return failWrite(e, err)
+			}
 			printLine(e.stderr, "canopy: %s: %v", in, err)
 			return exitFail
 		}

@@ -36,6 +36,10 @@ type command struct {
 	summary string
 	example string
 	run     func(env *env, args []string) int
+	// writes: the command makes files, and so catches SIGINT and SIGTERM
+	// to remove what it had begun (the others end at once, as any
+	// program does).
+	writes bool
 }
 
 // env is what a command may touch: its streams and its context. Tests run
@@ -50,28 +54,23 @@ type env struct {
 	// limitMemory: the command may set the process's memory limit (see
 	// limitMemory). Only the real process does; tests share theirs.
 	limitMemory bool
+	// signals: a command that writes files catches SIGINT and SIGTERM
+	// (into ctx). Only the real process does.
+	signals bool
 }
 
 func commands() []command {
 	return []command{
-		{"export", "render a session as one self-contained HTML page", "canopy export session.jsonl -o session.html", runExport},
-		{"inspect", "describe a session: tree, leaf, labels, usage, problems", "canopy inspect session.jsonl --json", runInspect},
-		{"scan", "list the credentials in a session; exit 1 when there are any", "canopy scan session.jsonl", runScan},
-		{"archive", "make or update a browsable, verifiable archive of session directories", "canopy archive ~/.pi/agent/sessions -o archive/", runArchive},
-		{"verify", "re-check an archive's pages against its manifest; exit 1 on any mismatch", "canopy verify archive/", runVerify},
+		{"export", "render a session as one self-contained HTML page", "canopy export session.jsonl -o session.html", runExport, true},
+		{"inspect", "describe a session: tree, leaf, labels, usage, problems", "canopy inspect session.jsonl --json", runInspect, false},
+		{"scan", "list the credentials in a session; exit 1 when there are any", "canopy scan session.jsonl", runScan, false},
+		{"archive", "make or update a browsable, verifiable archive of session directories", "canopy archive ~/.pi/agent/sessions -o archive/", runArchive, true},
+		{"verify", "re-check an archive's pages against its manifest; exit 1 on any mismatch", "canopy verify archive/", runVerify, false},
 	}
 }
 
 func main() {
-	// The first SIGINT or SIGTERM cancels the context, and the command
-	// cleans up after itself; once it is cancelled, the default action
-	// is restored so that a second signal ends the process at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
-	os.Exit(run(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, limitMemory: true}))
+	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, limitMemory: true, signals: true}))
 }
 
 func run(args []string, e *env) int {
@@ -92,6 +91,9 @@ func run(args []string, e *env) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
+			if c.writes {
+				defer e.catchSignals()()
+			}
 			return c.run(e, args[1:])
 		}
 	}
@@ -101,7 +103,26 @@ func run(args []string, e *env) int {
 		return exitUsage
 	}
 	// `canopy FILE` means `canopy export FILE`.
+	defer e.catchSignals()()
 	return runExport(e, args)
+}
+
+// catchSignals makes the first SIGINT or SIGTERM cancel e.ctx, for a
+// command that writes files: it then stops, removes what it had begun,
+// and returns exitInterrupted. Once cancelled, the default action is
+// back, so that a second signal ends the process at once. The returned
+// function stops catching.
+func (e *env) catchSignals() (stop func()) {
+	if !e.signals {
+		return func() {}
+	}
+	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	e.ctx = ctx
+	return stop
 }
 
 func usage(w io.Writer) {
