@@ -12,18 +12,25 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"canopy/internal/outpath"
+	"canopy/mdexport"
 	"canopy/render"
 	"canopy/scope"
 	"canopy/sessiontree"
 )
 
-const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--redact [--redact-report FILE]] [--theme auto|light|dark] [--title TEXT]"
+const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--redact [--redact-report FILE]] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]"
 
 func runExport(e *env, args []string) int {
 	fs := newFlags("export")
-	out := fs.StringP("output", "o", "", "write the page to `OUT.html` (- for standard output); default: the input's base name with .html, in the current directory")
+	out := fs.StringP("output", "o", "", "write the page to `OUT.html` (- for standard output); default: the input's base name with .html (.md for Markdown), in the current directory")
+	format := fs.String("format", "html", "`html` (one self-contained page) or markdown (the conversation on one path, for a bug report)")
 	leafID := fs.String("leaf", "", "show the conversation that ends at this entry `id` (default: the session's leaf)")
+	fromID := fs.String("from", "", "Markdown: start the conversation at this entry `id` (default: the root)")
+	link := fs.String("link", "", "Markdown: add to each message a deep link into the session's page at `URL`")
+	limit := fs.Int("limit", 0, "Markdown: keep the result under `N` characters (65536 for a GitHub comment), shortening tool output first")
 	theme := fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
 	title := fs.String("title", "", "page title (default: the session name, else its id)")
 	noSource := fs.Bool("no-source", false, "do not embed the session file for download")
@@ -56,21 +63,38 @@ func runExport(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "canopy export: --redact-report goes with --redact")
 		return exitUsage
 	}
+	markdown := *format == "markdown" || *format == "md"
+	if !markdown && *format != "html" {
+		printLine(e.stderr, "canopy export: --format must be html or markdown, not %q", *format)
+		return exitUsage
+	}
+	if msg := formatFlags(fs, markdown); msg != "" {
+		fmt.Fprintf(e.stderr, "canopy export: %s\n", msg)
+		return exitUsage
+	}
+	if *limit < 0 {
+		fmt.Fprintln(e.stderr, "canopy export: --limit must be a positive number of characters")
+		return exitUsage
+	}
 	in := fs.Arg(0)
+	ext, ours := ".html", outpath.Ours(outpath.PageHead)
+	if markdown {
+		ext, ours = ".md", markdownHead
+	}
 	dest := *out
 	if dest == "" {
 		if in == "-" {
 			dest = "-"
 		} else {
 			base := filepath.Base(in)
-			dest = strings.TrimSuffix(base, filepath.Ext(base)) + ".html"
+			dest = strings.TrimSuffix(base, filepath.Ext(base)) + ext
 		}
 	}
 	// Every output is checked before anything is read or written, so
 	// that a refused run leaves nothing behind.
 	var outs []output
 	if dest != "-" {
-		outs = append(outs, output{dest, outpath.PageHead})
+		outs = append(outs, output{dest, ours})
 	}
 	if *reportPath != "" {
 		outs = append(outs, output{*reportPath, reportHead})
@@ -123,6 +147,10 @@ func runExport(e *env, args []string) int {
 			return exitFail
 		}
 	}
+	if fs.Changed("from") && s.Entry(*fromID) == nil {
+		printLine(e.stderr, "canopy: %s: no entry with id %q", s.File, *fromID)
+		return exitFail
+	}
 	if s, leaf, err = cutDown(s, leaf, cut, &opts); err != nil {
 		printLine(e.stderr, "canopy: %s: %v", in, err)
 		return exitFail
@@ -148,6 +176,14 @@ func runExport(e *env, args []string) int {
 		opts.Omitted = append(opts.Omitted, fmt.Sprintf("secrets: %d replaced by [REDACTED:kind#n] markers, here and in the session file the page embeds", total(rep.Kinds)))
 	}
 	opts.Leaf = leaf
+	if markdown {
+		mo := mdexport.Options{Leaf: leaf, Link: *link, Limit: *limit, Version: version,
+			OriginalSHA256: opts.OriginalSHA256, Omitted: opts.Omitted}
+		if fs.Changed("from") {
+			mo.From = s.Entry(*fromID)
+		}
+		return writeMarkdown(e, s, mo, in, dest)
+	}
 	m := <-renderer
 	if m.err != nil {
 		printLine(e.stderr, "canopy: %v", m.err)
@@ -180,6 +216,50 @@ func runExport(e *env, args []string) int {
 	}
 	printLine(e.stderr, "wrote %s", dest)
 	return exitOK
+}
+
+// writeMarkdown writes the Markdown export to dest ("-": standard
+// output), as runExport writes a page.
+func writeMarkdown(e *env, s *sessiontree.Session, mo mdexport.Options, in, dest string) int {
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := mdexport.Write(bw, s, mo); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	var err error
+	if dest == "-" {
+		err = write(&ctxWriter{e.ctx, e.stdout})
+	} else {
+		err = writeAtomic(e.ctx, dest, func(w io.Writer) error { return write(w) })
+	}
+	switch {
+	case errors.Is(err, errInterrupted):
+		return failWrite(e, err)
+	case err != nil:
+		printLine(e.stderr, "canopy: %s: %v", in, err)
+		return exitFail
+	}
+	if dest != "-" {
+		printLine(e.stderr, "wrote %s", dest)
+	}
+	return exitOK
+}
+
+// formatFlags says which flag does not go with the chosen format, if any.
+func formatFlags(fs *pflag.FlagSet, markdown bool) string {
+	only := []string{"from", "link", "limit"} // Markdown's
+	other := "--format markdown"
+	if markdown {
+		only, other = []string{"theme", "title", "no-source"}, "HTML pages"
+	}
+	for _, f := range only {
+		if fs.Changed(f) {
+			return "--" + f + " goes with " + other
+		}
+	}
+	return ""
 }
 
 // failWrite reports a failed or interrupted write and gives the status to

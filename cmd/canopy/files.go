@@ -144,6 +144,12 @@ func reportHead(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("{\n  \"file\": ")) && bytes.Contains(head, []byte("\n  \"findings\": "))
 }
 
+// markdownHead recognises a Markdown export canopy wrote: its header
+// names the command that made it.
+func markdownHead(head []byte) bool {
+	return bytes.Contains(head, []byte("(`canopy export --format markdown`)"))
+}
+
 // gzipHead recognises a CPU profile (--cpuprofile): pprof writes gzip.
 func gzipHead(head []byte) bool {
 	return bytes.HasPrefix(head, []byte{0x1f, 0x8b})

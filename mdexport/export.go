@@ -1,0 +1,370 @@
+// Package mdexport writes the conversation on one path of a session as
+// GitHub-flavoured Markdown, to paste into a bug report: a header that
+// identifies the session (id, date, models, the source's SHA-256, what was
+// left out), then each entry of the path under a small heading with its
+// id, and a deep link into the session's page when one is given.
+//
+// Nothing in the session becomes markup: assistant Markdown is parsed and
+// written again with all its text escaped (see sanitizer), everything
+// else (prompts, tool calls and output, thinking) is in code fences that
+// nothing inside can close, and the only HTML is our own <details> and
+// <summary>. With a Limit, tool output, then thinking, then long texts
+// are shortened, then the oldest entries left out, so that the result fits
+// a bug tracker's comment, keeping every user prompt if at all possible.
+package mdexport
+
+import (
+	"bufio"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"canopy/sessiontree"
+)
+
+// Options say what to export and how.
+type Options struct {
+	// Leaf ends the path exported (the session's leaf when nil); From
+	// starts it (the root when nil), and must be on the path to Leaf.
+	// Both are looked up by id in the session written, so entries of the
+	// session before it was cut down or redacted may be passed.
+	Leaf *sessiontree.Entry
+	From *sessiontree.Entry
+
+	// Link, when set, is the address of the session's page (http or
+	// https): each entry gets a deep link Link?leafId=<leaf>&targetId=<id>
+	// (any other query parameters of Link are kept).
+	Link string
+
+	// Limit, when > 0, is the most characters the result may have, as
+	// Length counts them (UTF-16 code units, a line break as two: what is
+	// safe for GitHub's 65,536-character limit however it counts).
+	Limit int
+
+	Version        string   // canopy's version, for the header
+	OriginalSHA256 string   // hex SHA-256 of the file the user gave (the session may be a cut-down copy of it)
+	Omitted        []string // what the sharing flags and redaction left out, for the header
+}
+
+// ErrLimitTooSmall is returned (wrapped) when not even the header and a
+// note of what was left out fit in Options.Limit.
+var ErrLimitTooSmall = errors.New("limit too small")
+
+// Write writes the conversation on the path to o.Leaf as Markdown to w.
+// The same session and options give the same bytes.
+func Write(w io.Writer, s *sessiontree.Session, o Options) error {
+	x, err := newExporter(s, o)
+	if err != nil {
+		return err
+	}
+	if o.Limit > 0 {
+		err = x.writeFitted(w)
+	} else {
+		err = x.writeAll(w)
+	}
+	if err != nil {
+		return err
+	}
+	// An entry that could not be read again (the file changed while it
+	// was exported) was noted as unreadable: the export is not what the
+	// file holds.
+	if err := s.Err(); err != nil {
+		return fmt.Errorf("mdexport: reading %s: %w", s.File, err)
+	}
+	return nil
+}
+
+// exporter holds what one Write needs; nothing is shared between calls.
+type exporter struct {
+	s     *sessiontree.Session
+	o     Options
+	leaf  *sessiontree.Entry
+	path  []*sessiontree.Entry // the entries exported, From to leaf
+	skip  int                  // entries of the path before From
+	links *linker
+	z     *sanitizer
+	calls map[string]call // the tool calls of the last assistant message, by id
+}
+
+func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
+	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), calls: map[string]call{}}
+	if o.Leaf != nil {
+		if x.leaf = s.Entry(o.Leaf.ID); x.leaf == nil {
+			return nil, fmt.Errorf("mdexport: leaf %q is not in the session", o.Leaf.ID)
+		}
+	}
+	full := s.Path(x.leaf)
+	x.path = full
+	if o.From != nil {
+		i := -1
+		for k, e := range full {
+			if e.ID == o.From.ID {
+				i = k
+				break
+			}
+		}
+		if i < 0 {
+			leafID := "(none)"
+			if x.leaf != nil {
+				leafID = x.leaf.ID
+			}
+			return nil, fmt.Errorf("mdexport: entry %q is not on the path to %q", o.From.ID, leafID)
+		}
+		x.path, x.skip = full[i:], i
+	}
+	if o.Link != "" {
+		leafID := ""
+		if x.leaf != nil {
+			leafID = x.leaf.ID
+		}
+		l, err := newLinker(o.Link, leafID)
+		if err != nil {
+			return nil, fmt.Errorf("mdexport: %w", err)
+		}
+		x.links = l
+	}
+	return x, nil
+}
+
+// writeAll writes everything, entry by entry, holding one at a time.
+func (x *exporter) writeAll(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(x.header(cuts{}))
+	for _, e := range x.path {
+		for _, b := range x.entry(e).blocks {
+			bw.WriteString("\n\n")
+			bw.WriteString(x.draw(b, -1))
+		}
+	}
+	bw.WriteString("\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("mdexport: writing: %w", err)
+	}
+	return nil
+}
+
+// cuts is what Limit shortened or left out, for the header.
+type cuts struct {
+	limit                         int
+	tool, thinking, text, prompts int // parts shortened, by class
+	entries                       int // entries left out
+	promptsLeftOut                int // of which user prompts
+	promptsTotal                  int
+}
+
+func (c cuts) any() bool {
+	return c.tool+c.thinking+c.text+c.prompts+c.entries > 0
+}
+
+// header is the block that identifies the session.
+func (x *exporter) header(c cuts) string {
+	s := x.s
+	var sb strings.Builder
+	sb.WriteString("### Agent session")
+	if s.Header.ID != "" {
+		sb.WriteString(" " + idSpan(s.Header.ID))
+	}
+	if s.Name != "" {
+		sb.WriteString(": " + inlineText(shorten(s.Name, 200)))
+	}
+	sb.WriteString("\n")
+	item := func(name, value string) {
+		sb.WriteString("\n- **" + name + ":** " + value)
+	}
+	if d := x.date(); d != "" {
+		item("Date", d)
+	}
+	conv := plural(len(x.path), "entry", "entries")
+	switch {
+	case x.leaf == nil:
+		conv = "none (the session has no entries)"
+	case x.skip > 0:
+		conv += " on the path from " + idSpan(x.path[0].ID) + " to " + idSpan(x.leaf.ID) +
+			" (" + plural(x.skip, "earlier entry", "earlier entries") + " not included)"
+	default:
+		conv += " on the path to " + idSpan(x.leaf.ID)
+	}
+	if x.leaf != nil && x.leaf == s.Leaf {
+		conv += ", the session's leaf"
+	}
+	item("Conversation", conv)
+	if x.links != nil && x.leaf != nil {
+		item("Page", x.links.markdown("open the conversation", x.leaf.ID))
+	}
+	st := s.Stats(x.path)
+	if len(st.Models) > 0 {
+		var ms []string
+		for _, m := range st.Models {
+			ms = append(ms, idSpan(modelName(m.Provider, m.ModelID)))
+		}
+		item("Models", strings.Join(ms, ", "))
+	}
+	if u := st.Usage; u.Input+u.Output+u.CacheRead+u.CacheWrite > 0 {
+		usage := tokens(u.Input) + " input, " + tokens(u.Output) + " output, " +
+			tokens(u.CacheRead) + " cache read, " + tokens(u.CacheWrite) + " cache write tokens"
+		if u.Cost.Total > 0 {
+			usage += fmt.Sprintf("; cost \\$%.4f", u.Cost.Total)
+		}
+		item("Usage", usage)
+	}
+	shared := hex.EncodeToString(s.SHA256[:])
+	original := strings.ToLower(strings.TrimSpace(x.o.OriginalSHA256))
+	if original == "" {
+		original = shared
+	}
+	item("Session file SHA-256", idSpan(original))
+	if original != shared {
+		item("Shared copy SHA-256", idSpan(shared)+" (the cut-down or redacted copy of that file this export was made from)")
+	}
+	if len(x.o.Omitted) > 0 {
+		var left []string
+		for _, o := range x.o.Omitted {
+			left = append(left, inlineText(o))
+		}
+		item("Left out", strings.Join(left, "; "))
+	}
+	if c.any() {
+		var what []string
+		if c.tool > 0 {
+			what = append(what, plural(c.tool, "tool input or output", "tool inputs and outputs"))
+		}
+		if c.thinking > 0 {
+			what = append(what, plural(c.thinking, "thinking block", "thinking blocks"))
+		}
+		if c.text > 0 {
+			what = append(what, plural(c.text, "text", "texts"))
+		}
+		if c.prompts > 0 {
+			what = append(what, "**"+plural(c.prompts, "user prompt", "user prompts")+"**")
+		}
+		v := ""
+		if len(what) > 0 {
+			v = strings.Join(what, ", ") + " shortened"
+		}
+		if c.entries > 0 {
+			if v != "" {
+				v += "; "
+			}
+			v += plural(c.entries, "entry", "entries") + " left out (the oldest; each gap is marked)"
+		}
+		if c.prompts > 0 || c.promptsLeftOut > 0 {
+			v += "; **user prompts were shortened"
+			if c.promptsLeftOut > 0 {
+				v += " and " + thousands(c.promptsLeftOut) + " of " + thousands(c.promptsTotal) + " left out"
+			}
+			v += "**"
+		}
+		item("Shortened to fit "+thousands(c.limit)+" characters", v+"; see the full session")
+	}
+	made := "canopy"
+	if x.o.Version != "" {
+		made += " " + inlineText(x.o.Version)
+	}
+	item("Exported by", made+" (`canopy export --format markdown`)")
+	return sb.String()
+}
+
+// tokens writes a count read from the session, whatever its value.
+func tokens(f float64) string {
+	return thousands(int(max(-1e15, min(f, 1e15))))
+}
+
+// date is when the session started: its header's time, else its first
+// entry's.
+func (x *exporter) date() string {
+	if t, err := time.Parse(time.RFC3339Nano, x.s.Header.Timestamp); err == nil {
+		return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	for _, e := range x.s.Entries {
+		if e.TimeOK {
+			return e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+		}
+	}
+	if ts := x.s.Header.Timestamp; ts != "" {
+		return inlineText(shorten(ts, 64))
+	}
+	return ""
+}
+
+// draw is a block's Markdown, its part shortened to limit (Length of the
+// part's text; -1: in full).
+func (x *exporter) draw(b block, limit int) string {
+	p := b.p
+	if p == nil {
+		return b.text
+	}
+	if !p.drawn {
+		p.full = x.drawPart(p, p.content, 0)
+		p.fullLen = Length(p.full)
+		p.drawn = true
+	}
+	if limit < 0 || p.size <= limit {
+		return p.full
+	}
+	kept, removed := cutText(p.content, limit)
+	if s := x.drawPart(p, kept, removed); Length(s) < p.fullLen {
+		return s
+	}
+	// Cutting saves nothing: a short part is shorter than the note.
+	return p.full
+}
+
+// drawPart draws a part's text (all of it, or its start when removed > 0).
+func (x *exporter) drawPart(p *part, text string, removed int) string {
+	cut := ""
+	if removed > 0 {
+		if strings.TrimSpace(text) == "" {
+			return "*" + p.label + " left out to fit the length limit (" +
+				plural(removed, "character", "characters") + "); see the full session.*"
+		}
+		cut = "*… " + plural(removed, "more character", "more characters") + " cut to fit the length limit; see the full session.*"
+	}
+	switch p.kind {
+	case kindMarkdown:
+		lines := x.z.markdown(text)
+		if cut != "" {
+			lines = append(lines, "", cut)
+		}
+		if p.quote {
+			for i, l := range lines {
+				if l == "" {
+					lines[i] = ">"
+				} else {
+					lines[i] = "> " + l
+				}
+			}
+		}
+		return strings.Join(lines, "\n")
+	case kindThinking:
+		return details(p.label+" · "+plural(len([]rune(p.content)), "character", "characters"), fence(text, p.info), cut)
+	}
+	body := fence(text, p.info)
+	n := lineCount(p.content)
+	if p.fold && (n > foldLines || len([]rune(p.content)) > foldChars) {
+		return details(p.label+" · "+plural(n, "line", "lines")+", "+plural(len([]rune(p.content)), "character", "characters"), body, cut)
+	}
+	if cut != "" {
+		body += "\n\n" + cut
+	}
+	return body
+}
+
+// details folds body (a fence) under a summary of our own words. The
+// <details> line and the </details> line are HTML blocks that end at the
+// blank lines we put after them; the body between is Markdown, a fence,
+// which nothing inside can close, so nothing inside can close the
+// <details> either.
+func details(summary, body, cut string) string {
+	s := "<details><summary>" + htmlText(summary) + "</summary>\n\n" + body
+	if cut != "" {
+		s += "\n\n" + cut
+	}
+	return s + "\n\n</details>"
+}
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
