@@ -29,29 +29,55 @@ func generatedSession(b *testing.B, name string) []byte {
 			}
 			generated.data[name] = buf.Bytes()
 		}
+		generated.data["code-heavy"] = codeHeavySession(b, codeHeavyRoot(), 3)
 	})
 	return generated.data[name]
+}
+
+// benchInput is a session the benchmarks read.
+type benchInput struct {
+	name string
+	data func(b *testing.B) []byte
+}
+
+// load returns the input and the session loaded from it.
+func (in benchInput) load(b *testing.B) ([]byte, *Session) {
+	data := in.data(b)
+	s, err := Load(data, in.name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data, s
+}
+
+func corpusInput(name string) benchInput {
+	return benchInput{name, func(b *testing.B) []byte {
+		p := filepath.Join(sharedDir(), "corpus", name+".jsonl")
+		d, err := os.ReadFile(p)
+		if err != nil {
+			b.Skipf("%s: %v", p, err)
+		}
+		return d
+	}}
+}
+
+func generatedInput(name string) benchInput {
+	return benchInput{name, func(b *testing.B) []byte { return generatedSession(b, name) }}
+}
+
+// realisticInputs are the sessions the decoders are measured on: the real
+// ones of the corpus, a code-heavy one, and the 100,000-entry generated one.
+var realisticInputs = []benchInput{
+	corpusInput("before-compaction"),
+	corpusInput("large-session"),
+	generatedInput("code-heavy"),
+	generatedInput("branched-100k"),
 }
 
 // BenchmarkLoad measures load + tree + active path + context: what every
 // command does first. Throughput is in input bytes (MB/s).
 func BenchmarkLoad(b *testing.B) {
-	inputs := []struct {
-		name string
-		data func(b *testing.B) []byte
-	}{
-		{"before-compaction", func(b *testing.B) []byte {
-			p := filepath.Join(sharedDir(), "corpus", "before-compaction.jsonl")
-			d, err := os.ReadFile(p)
-			if err != nil {
-				b.Skipf("%s: %v", p, err)
-			}
-			return d
-		}},
-		{"branched-100k", func(b *testing.B) []byte { return generatedSession(b, "branched-100k") }},
-		{"linear-1M", func(b *testing.B) []byte { return generatedSession(b, "linear-1M") }},
-	}
-	for _, in := range inputs {
+	for _, in := range append(realisticInputs, generatedInput("linear-1M")) {
 		b.Run(in.name, func(b *testing.B) {
 			data := in.data(b)
 			b.SetBytes(int64(len(data)))
@@ -65,6 +91,31 @@ func BenchmarkLoad(b *testing.B) {
 				ctx := s.Context(s.Leaf)
 				if len(path) == 0 || len(ctx.Messages) == 0 {
 					b.Fatal("empty path or context")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecode measures decoding every entry whole, as a renderer does,
+// and the arguments of every tool call (which renderers decode twice).
+func BenchmarkDecode(b *testing.B) {
+	for _, in := range realisticInputs {
+		b.Run(in.name, func(b *testing.B) {
+			data, s := in.load(b)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, e := range s.Entries {
+					body, err := e.Decode()
+					if err != nil || body.Message == nil {
+						continue
+					}
+					for _, blk := range body.Message.Content {
+						if blk.Type == "toolCall" {
+							_, _ = DecodeArguments(blk.Arguments)
+						}
+					}
 				}
 			}
 		})

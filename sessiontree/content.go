@@ -6,6 +6,8 @@ import (
 )
 
 // Block is one content block of a message.
+//
+//sessiontree:walk
 type Block struct {
 	Type      string         `json:"type"` // text, thinking, image, toolCall, or one we do not know
 	Text      string         `json:"text"`
@@ -43,6 +45,8 @@ func (b *Blocks) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 }
 
 // Message is the full message of a message entry.
+//
+//sessiontree:walk
 type Message struct {
 	Role         string  `json:"role"`
 	Content      Blocks  `json:"content"`
@@ -73,6 +77,8 @@ type Message struct {
 
 // Body is everything an entry holds beyond what Load decodes: what a
 // renderer needs. Fields that do not apply to the entry's type are zero.
+//
+//sessiontree:walk
 type Body struct {
 	Message *Message `json:"message"`
 
@@ -94,8 +100,8 @@ func (e *Entry) Decode() (*Body, error) {
 	if err := e.withRaw(func(raw jsontext.Value) error { return readBody(raw, &b) }); err != nil {
 		return nil, err
 	}
-	if m := b.Message; m != nil && m.Role == "hookMessage" {
-		m.Role = RoleCustom
+	if m := b.Message; m != nil {
+		m.Role = migrateV2ToV3(m.Role)
 	}
 	return &b, nil
 }

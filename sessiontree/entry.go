@@ -99,6 +99,8 @@ type Detail struct {
 }
 
 // Usage is token use and cost as pi records it on assistant messages.
+//
+//sessiontree:walk
 type Usage struct {
 	Input       float64   `json:"input"`
 	Output      float64   `json:"output"`
@@ -109,6 +111,8 @@ type Usage struct {
 }
 
 // UsageCost is the cost in US dollars, by kind of token.
+//
+//sessiontree:walk
 type UsageCost struct {
 	Input      float64 `json:"input"`
 	Output     float64 `json:"output"`

@@ -118,6 +118,53 @@ func FuzzLoad(f *testing.F) {
 // linear in the number of entries, so it also runs on huge sessions.
 func checkInvariants(tb testing.TB, s *Session) {
 	tb.Helper()
+	checkEntries(tb, s)
+	isEntry := func(e *Entry) bool { return e.Index >= 0 && e.Index < len(s.Entries) && s.Entries[e.Index] == e }
+	checkAcyclic(tb, s, isEntry)
+	checkLinks(tb, s, isEntry)
+	checkParents(tb, s)
+	// Children: timestamps that parse never go backwards (milliseconds, as
+	// the reference compares), and equal ones keep file order.
+	for _, e := range s.Entries {
+		var prev *Entry
+		for _, c := range e.Children {
+			if !c.TimeOK {
+				continue
+			}
+			if prev != nil {
+				a, b := prev.Time.UnixMilli(), c.Time.UnixMilli()
+				if b < a || b == a && c.Index < prev.Index {
+					tb.Fatalf("children of %s out of order: %s (%s) before %s (%s)", e.ID, prev.ID, prev.Timestamp, c.ID, c.Timestamp)
+				}
+			}
+			prev = c
+		}
+	}
+	for id := range s.Labels {
+		if s.Entry(id) == nil {
+			tb.Fatalf("label on %q, which is not an entry", id)
+		}
+	}
+
+	if s.Leaf != nil && !isEntry(s.Leaf) {
+		tb.Fatalf("the leaf is not an entry of the session")
+	}
+	if s.Leaf == nil && len(s.Entries) > 0 && s.Format != FormatFlue {
+		tb.Fatalf("a JSONL session with entries has no leaf")
+	}
+	for _, d := range s.Diagnostics {
+		if d.Severity != SevError && d.Severity != SevWarning || d.Line < 0 || d.Message == "" {
+			tb.Fatalf("bad diagnostic %+v", d)
+		}
+	}
+	if len(s.Diagnostics) > maxDiagnostics {
+		tb.Fatalf("%d diagnostics kept", len(s.Diagnostics))
+	}
+}
+
+// checkEntries: every entry is in its place, with a unique id and its JSON.
+func checkEntries(tb testing.TB, s *Session) {
+	tb.Helper()
 	n := len(s.Entries)
 	seen := make(map[string]*Entry, n)
 	for i, e := range s.Entries {
@@ -142,9 +189,12 @@ func checkInvariants(tb testing.TB, s *Session) {
 			tb.Fatalf("entry %s: Raw is not a JSON object: %.200q", e.ID, raw)
 		}
 	}
-	isEntry := func(e *Entry) bool { return e.Index >= 0 && e.Index < n && s.Entries[e.Index] == e }
+}
 
-	// Every Parent chain ends at a root without revisiting an entry.
+// checkAcyclic: every Parent chain ends at a root without revisiting an entry.
+func checkAcyclic(tb testing.TB, s *Session, isEntry func(*Entry) bool) {
+	tb.Helper()
+	n := len(s.Entries)
 	const (
 		unvisited = iota
 		onWalk
@@ -173,8 +223,13 @@ func checkInvariants(tb testing.TB, s *Session) {
 			state[y.Index] = done
 		}
 	}
+}
 
-	// Children point back to their parent, each non-root is a child once.
+// checkLinks: children point back to their parent, each non-root is a
+// child once, and Roots are exactly the entries with no Parent.
+func checkLinks(tb testing.TB, s *Session, isEntry func(*Entry) bool) {
+	tb.Helper()
+	n := len(s.Entries)
 	inChildren := make([]bool, n)
 	for _, e := range s.Entries {
 		for _, c := range e.Children {
@@ -204,9 +259,12 @@ func checkInvariants(tb testing.TB, s *Session) {
 			tb.Fatalf("Roots[%d] is %s, want %s", i, s.Roots[i].ID, roots[i].ID)
 		}
 	}
+}
 
-	// Parents are what parentId names; a root whose parentId names another
-	// entry is where a cycle was cut, and says so.
+// checkParents: parents are what parentId names; a root whose parentId
+// names another entry is where a cycle was cut, and says so.
+func checkParents(tb testing.TB, s *Session) {
+	tb.Helper()
 	cuts := map[int]bool{}
 	for _, d := range s.Diagnostics {
 		if strings.Contains(d.Message, "parent cycle") {
@@ -221,43 +279,6 @@ func checkInvariants(tb testing.TB, s *Session) {
 		case e.Parent == nil && named != nil && named != e && s.Suppressed == 0 && !cuts[e.Line]:
 			tb.Fatalf("%s: a root, but parentId %q names an entry, and no cycle was reported", e.ID, e.ParentID)
 		}
-	}
-	// Children: timestamps that parse never go backwards (milliseconds, as
-	// the reference compares), and equal ones keep file order.
-	for _, e := range s.Entries {
-		var prev *Entry
-		for _, c := range e.Children {
-			if !c.TimeOK {
-				continue
-			}
-			if prev != nil {
-				a, b := prev.Time.UnixMilli(), c.Time.UnixMilli()
-				if b < a || b == a && c.Index < prev.Index {
-					tb.Fatalf("children of %s out of order: %s (%s) before %s (%s)", e.ID, prev.ID, prev.Timestamp, c.ID, c.Timestamp)
-				}
-			}
-			prev = c
-		}
-	}
-	for id := range s.Labels {
-		if s.Entry(id) == nil {
-			tb.Fatalf("label on %q, which is not an entry", id)
-		}
-	}
-
-	if s.Leaf != nil && !isEntry(s.Leaf) {
-		tb.Fatalf("the leaf is not an entry of the session")
-	}
-	if s.Leaf == nil && n > 0 && s.Format != FormatFlue {
-		tb.Fatalf("a JSONL session with entries has no leaf")
-	}
-	for _, d := range s.Diagnostics {
-		if d.Severity != SevError && d.Severity != SevWarning || d.Line < 0 || d.Message == "" {
-			tb.Fatalf("bad diagnostic %+v", d)
-		}
-	}
-	if len(s.Diagnostics) > maxDiagnostics {
-		tb.Fatalf("%d diagnostics kept", len(s.Diagnostics))
 	}
 }
 
@@ -311,7 +332,7 @@ func checkObjectLinesKept(tb testing.TB, s *Session, data []byte) {
 	if s.Format == FormatFlue {
 		return
 	}
-	lines := splitLines(data, 0, 1)
+	lines := appendLines(nil, data, 0, 1)
 	for _, d := range s.Diagnostics {
 		if d.Severity != SevError || d.Line < 1 || d.Line > len(lines) {
 			continue

@@ -163,12 +163,12 @@ func (s *Session) replay() {
 }
 
 // chooseLeaf sets the leaf on load: the last entry in file order, or the
-// leaf a Flue document stores.
+// leaf the input stores (a Flue document's leafId).
 func (s *Session) chooseLeaf() {
 	if len(s.Entries) > 0 {
 		s.Leaf = s.Entries[len(s.Entries)-1]
 	}
-	if f := s.flueLeaf; f != nil && f.stored {
+	if f := s.stored; f != nil && f.stored {
 		switch {
 		case !f.set:
 			s.Leaf = nil

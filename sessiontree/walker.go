@@ -3,6 +3,7 @@ package sessiontree
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -25,10 +26,21 @@ import (
 // it). Decoding the bodies of the 100,000 entries of a generated 85 MB
 // session took 1.3 s on one core with json.Unmarshal, 0.77 s with readBody.
 //
-// Each reader is held to json.Unmarshal, field for field, null for null and
-// error for error, by a fuzz test on arbitrary JSON (FuzzWalkerBody,
-// FuzzWalkerHead); on anything else the walker returns errSyntax, never
-// panics.
+// Measured (BenchmarkTwins and BenchmarkDecode, -cpu 1, on the two corpus
+// sessions, a code-heavy one and the 100,000-entry generated one): readBody
+// reads every entry in 3.1/2.7/14.4/265 ms where json.Unmarshal takes
+// 9.4/3.4/23.3/315 ms, which saves 56/20/37/19% of decoding the entries
+// (BenchmarkDecode: 4.9/2.5/15.3/216 ms). (readHead's gain is told in
+// headreader.go, validJSON's in valid.go.)
+//
+// The readers' switches over member names are generated from the structs'
+// json tags (walk_gen.go, by internal/walkgen), so that a field is declared
+// once: in its struct. Each reader is held to json.Unmarshal, field for
+// field, null for null and error for error, by a fuzz test on arbitrary
+// JSON (FuzzWalkerBody, FuzzWalkerHead); on anything else the walker
+// returns errSyntax, never panics.
+//
+//go:generate go run ./internal/walkgen
 type walker struct {
 	b []byte
 	i int
@@ -45,7 +57,7 @@ var (
 // readBody decodes raw (one JSON object) into b.
 func readBody(raw []byte, b *Body) error {
 	w := walker{b: raw}
-	if err := w.body(b); err != nil {
+	if _, err := w.objectBody(b); err != nil {
 		return err
 	}
 	if err := w.end(); err != nil {
@@ -109,6 +121,15 @@ func (w *walker) rawString() ([]byte, error) {
 		}
 		j = q + 1
 	}
+}
+
+// text reads a string, returning its text.
+func (w *walker) text() (string, error) {
+	raw, err := w.rawString()
+	if err != nil {
+		return "", err
+	}
+	return unquote(raw), nil
 }
 
 // unquote is the text of a string as the decoder reads it.
@@ -338,100 +359,16 @@ func (w *walker) object(field func(name []byte) error) (isNull bool, err error) 
 	}
 }
 
-func (w *walker) body(b *Body) error {
-	_, err := w.object(func(name []byte) error {
-		switch string(name) {
-		case "message":
-			return w.message(&b.Message)
-		case "content":
-			return w.blocks(&b.Content)
-		case "details":
-			return w.value(&b.Details)
-		case "data":
-			return w.value(&b.Data)
-		case "fromHook":
-			return w.boolean(&b.FromHook)
-		case "fromExtension":
-			return w.boolean(&b.FromExtension)
-		}
-		return w.skip()
-	})
-	return err
-}
-
-// message reads into *mp: a member given twice fills the same Message, as
-// json.Unmarshal does through a pointer.
-func (w *walker) message(mp **Message) error {
-	if w.kind() == '{' && *mp == nil {
-		*mp = new(Message)
-	}
-	m := *mp
-	isNull, err := w.object(func(name []byte) error {
-		switch string(name) {
-		case "role":
-			return w.str(&m.Role)
-		case "content":
-			return w.blocks(&m.Content)
-		case "timestamp":
-			return w.float(&m.Timestamp)
-		case "api":
-			return w.str(&m.API)
-		case "provider":
-			return w.str(&m.Provider)
-		case "model":
-			return w.str(&m.Model)
-		case "usage":
-			return w.usage(&m.Usage)
-		case "stopReason":
-			return w.str(&m.StopReason)
-		case "errorMessage":
-			return w.str(&m.ErrorMessage)
-		case "toolCallId":
-			return w.str(&m.ToolCallID)
-		case "toolName":
-			return w.str(&m.ToolName)
-		case "details":
-			return w.value(&m.Details)
-		case "isError":
-			return w.boolean(&m.IsError)
-		case "command":
-			return w.str(&m.Command)
-		case "output":
-			return w.str(&m.Output)
-		case "exitCode":
-			return w.intPtr(&m.ExitCode)
-		case "cancelled":
-			return w.boolean(&m.Cancelled)
-		case "truncated":
-			return w.boolean(&m.Truncated)
-		case "fullOutputPath":
-			return w.str(&m.FullOutputPath)
-		case "excludeFromContext":
-			return w.boolean(&m.ExcludeFromContext)
-		case "customType":
-			return w.str(&m.CustomType)
-		case "display":
-			return w.boolean(&m.Display)
-		}
-		return w.skip()
-	})
-	if isNull {
-		*mp = nil
-	}
-	return err
-}
-
 // blocks reads message content as Blocks.UnmarshalJSONFrom does: a string
 // is one text block, an array is blocks, anything else is no content.
 func (w *walker) blocks(bs *Blocks) error {
 	switch w.kind() {
 	case '"':
-		raw, err := w.rawString()
-		if err != nil {
-			return err
+		text, err := w.text()
+		if err == nil {
+			*bs = Blocks{{Type: "text", Text: text}}
 		}
-		*bs = Blocks{{Type: "text", Text: unquote(raw)}}
-		return nil
+		return err
 	case '[':
 	default:
 		*bs = nil
@@ -444,89 +381,13 @@ func (w *walker) blocks(bs *Blocks) error {
 	list := buf[:0]
 	err := w.array(func() error {
 		list = append(list, Block{})
-		return w.block(&list[len(list)-1])
+		isNull, err := w.objectBlock(&list[len(list)-1])
+		if isNull {
+			list[len(list)-1] = Block{}
+		}
+		return err
 	})
 	*bs = append(make(Blocks, 0, len(list)), list...) // [] is not nil
-	return err
-}
-
-func (w *walker) block(b *Block) error {
-	isNull, err := w.object(func(name []byte) error {
-		switch string(name) {
-		case "type":
-			return w.str(&b.Type)
-		case "text":
-			return w.str(&b.Text)
-		case "thinking":
-			return w.str(&b.Thinking)
-		case "redacted":
-			return w.boolean(&b.Redacted)
-		case "data":
-			return w.str(&b.Data)
-		case "mimeType":
-			return w.str(&b.MimeType)
-		case "id":
-			return w.str(&b.ID)
-		case "name":
-			return w.str(&b.Name)
-		case "arguments":
-			return w.value(&b.Arguments)
-		}
-		return w.skip()
-	})
-	if isNull {
-		*b = Block{}
-	}
-	return err
-}
-
-func (w *walker) usage(up **Usage) error {
-	if w.kind() == '{' && *up == nil {
-		*up = new(Usage)
-	}
-	u := *up
-	isNull, err := w.object(func(name []byte) error {
-		switch string(name) {
-		case "input":
-			return w.float(&u.Input)
-		case "output":
-			return w.float(&u.Output)
-		case "cacheRead":
-			return w.float(&u.CacheRead)
-		case "cacheWrite":
-			return w.float(&u.CacheWrite)
-		case "totalTokens":
-			return w.float(&u.TotalTokens)
-		case "cost":
-			return w.cost(&u.Cost)
-		}
-		return w.skip()
-	})
-	if isNull {
-		*up = nil
-	}
-	return err
-}
-
-func (w *walker) cost(c *UsageCost) error {
-	isNull, err := w.object(func(name []byte) error {
-		switch string(name) {
-		case "input":
-			return w.float(&c.Input)
-		case "output":
-			return w.float(&c.Output)
-		case "cacheRead":
-			return w.float(&c.CacheRead)
-		case "cacheWrite":
-			return w.float(&c.CacheWrite)
-		case "total":
-			return w.float(&c.Total)
-		}
-		return w.skip()
-	})
-	if isNull {
-		*c = UsageCost{}
-	}
 	return err
 }
 
@@ -536,12 +397,11 @@ func (w *walker) cost(c *UsageCost) error {
 func (w *walker) str(s *string) error {
 	switch w.kind() {
 	case '"':
-		raw, err := w.rawString()
-		if err != nil {
-			return err
+		text, err := w.text()
+		if err == nil {
+			*s = text
 		}
-		*s = unquote(raw)
-		return nil
+		return err
 	case 'n':
 		*s = ""
 	default:
@@ -617,64 +477,13 @@ func (w *walker) value(v *jsontext.Value) error {
 
 // DecodeArguments decodes a tool call's arguments (Block.Arguments) as
 // json.Unmarshal, with its default options, decodes them into a
-// map[string]any: the same map, and an error for the same input (not an
-// object, broken UTF-8, a name given twice, a number out of range). It
-// checks the value with jsontext (fast), then walks it; nested arrays and
-// objects, rare in arguments, go through json.Unmarshal.
-//
-// Why: renderers decode the arguments of every call, twice (its tree row,
-// its card), and most of their bytes are strings (a file's new text) that
-// json.Unmarshal tokenizes byte by byte.
+// map[string]any. (A walker of its own was measured, BenchmarkTwins: it
+// saved 0.2-17 ms of 2.5-215 ms of decoding, under 10%, and lost on one
+// real session, so it went.)
 func DecodeArguments(raw jsontext.Value) (map[string]any, error) {
-	if !raw.IsValid() {
-		var m map[string]any
-		return m, json.Unmarshal(raw, &m) // the error
-	}
-	w := walker{b: raw}
-	if w.kind() == 'n' {
-		return nil, nil
-	}
-	if w.kind() != '{' {
-		return nil, errMistyped
-	}
-	m := map[string]any{}
-	_, err := w.object(func(name []byte) error {
-		v, err := w.anyValue()
-		m[string(name)] = v
-		return err
-	})
-	if err != nil {
-		return nil, err
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, fmt.Errorf("tool call arguments: %w", err)
 	}
 	return m, nil
-}
-
-// anyValue reads a value as json.Unmarshal reads it into an any.
-func (w *walker) anyValue() (any, error) {
-	switch w.kind() {
-	case '"':
-		raw, err := w.rawString()
-		if err != nil {
-			return nil, err
-		}
-		return unquote(raw), nil
-	case '0':
-		raw, err := w.rawValue()
-		if err != nil {
-			return nil, err
-		}
-		return strconv.ParseFloat(string(raw), 64)
-	case 't':
-		return true, w.skip()
-	case 'f':
-		return false, w.skip()
-	case 'n':
-		return nil, w.skip()
-	}
-	raw, err := w.rawValue()
-	if err != nil {
-		return nil, err
-	}
-	var v any
-	return v, json.Unmarshal(raw, &v)
 }

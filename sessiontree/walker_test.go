@@ -109,20 +109,26 @@ func TestWalkerBodyMatchesUnmarshal(t *testing.T) {
 // FuzzWalkerBody compares readBody with json.Unmarshal on arbitrary JSON
 // objects, and requires it not to panic on anything else.
 func FuzzWalkerBody(f *testing.F) {
-	for _, c := range bodyCases {
+	// Whatever the bytes, no panic (the input is checked at load, but
+	// nothing may panic on any input).
+	fuzzWalker(f, bodyCases, func(raw []byte) { var b Body; _ = readBody(raw, &b) }, checkWalkerBody)
+}
+
+// fuzzWalker fuzzes a walker's reader: read must not panic on any bytes,
+// and check holds it to json.Unmarshal on those that are JSON objects
+// (entries are, checked at load).
+func fuzzWalker(f *testing.F, cases []string, read func(raw []byte), check func(testing.TB, []byte)) {
+	for _, c := range cases {
 		f.Add([]byte(c))
 	}
 	addSeedLines(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		// Whatever the bytes, no panic (the input is checked at load, but
-		// nothing may panic on any input).
-		var b Body
-		_ = readBody(raw, &b)
+		read(raw)
 		raw, ok := validObject(raw)
 		if !ok {
-			return // entries are JSON objects, checked at load
+			return
 		}
-		checkWalkerBody(t, raw)
+		check(t, raw)
 	})
 }
 
@@ -182,19 +188,7 @@ func TestWalkerHeadMatchesUnmarshal(t *testing.T) {
 // FuzzWalkerHead compares readHead with json.Unmarshal on arbitrary JSON
 // objects, and requires it not to panic on anything else.
 func FuzzWalkerHead(f *testing.F) {
-	for _, c := range headCases {
-		f.Add([]byte(c))
-	}
-	addSeedLines(f)
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		var h head
-		_ = readHead(raw, &h)
-		raw, ok := validObject(raw)
-		if !ok {
-			return
-		}
-		checkWalkerHead(t, raw)
-	})
+	fuzzWalker(f, headCases, func(raw []byte) { var h head; _ = readHead(raw, &h) }, checkWalkerHead)
 }
 
 // checkDecodeArguments requires DecodeArguments to read raw as
@@ -248,16 +242,6 @@ func TestDecodeArgumentsMatchesUnmarshal(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d tool calls compared", n)
 	}
-}
-
-// FuzzDecodeArguments compares DecodeArguments with json.Unmarshal.
-func FuzzDecodeArguments(f *testing.F) {
-	for _, c := range argumentCases {
-		f.Add([]byte(c))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		checkDecodeArguments(t, raw)
-	})
 }
 
 // addSeedLines adds the lines of the testdata sessions (but long ones) to

@@ -3,6 +3,7 @@ package sessiontree
 import (
 	"bytes"
 	"errors"
+	"hash/crc32"
 	"math"
 	"strings"
 	"time"
@@ -117,6 +118,9 @@ func (o *optStr) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	return err
 }
 
+// headUsage is what the load reads of a usage (lenient: see lobj).
+//
+//sessiontree:walk
 type headUsage struct {
 	Input       lnum           `json:"input"`
 	Output      lnum           `json:"output"`
@@ -126,6 +130,9 @@ type headUsage struct {
 	Cost        lobj[headCost] `json:"cost"`
 }
 
+// headCost is what the load reads of a usage's cost.
+//
+//sessiontree:walk
 type headCost struct {
 	Input      lnum `json:"input"`
 	Output     lnum `json:"output"`
@@ -210,28 +217,40 @@ func (b *blockHeads) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 			}
 			continue
 		}
-		var blk struct {
-			Type lstr      `json:"type"`
-			Text rawPrefix `json:"text"`
-			ID   lstr      `json:"id"`
-		}
+		var blk blockHead
 		if err := json.UnmarshalDecode(d, &blk); err != nil {
 			return err
 		}
-		switch blk.Type {
-		case "toolCall":
-			b.toolCalls++
-			if blk.ID != "" {
-				b.callIDs = append(b.callIDs, string(blk.ID))
-			}
-		case "text":
-			if !sawText {
-				sawText, b.silent = true, bool(blk.Text)
-			}
-		}
+		sawText = b.add(&blk, sawText)
 	}
 	_, err := d.ReadToken()
 	return err
+}
+
+// blockHead is what the load reads of a content block.
+//
+//sessiontree:walk
+type blockHead struct {
+	Type lstr      `json:"type"`
+	Text rawPrefix `json:"text"`
+	ID   lstr      `json:"id"`
+}
+
+// add counts the block: a tool call's id, or whether the first text
+// (sawText tells whether one was seen) is silent. It returns sawText.
+func (b *blockHeads) add(blk *blockHead, sawText bool) bool {
+	switch blk.Type {
+	case "toolCall":
+		b.toolCalls++
+		if blk.ID != "" {
+			b.callIDs = append(b.callIDs, string(blk.ID))
+		}
+	case "text":
+		if !sawText {
+			sawText, b.silent = true, bool(blk.Text)
+		}
+	}
+	return sawText
 }
 
 // rawPrefix decodes a JSON string into whether it starts with silentMark,
@@ -246,6 +265,8 @@ func (p *rawPrefix) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 
 // head is what Load decodes of every line: the header's fields and every
 // entry type's tree-relevant fields. Unknown fields are skipped quickly.
+//
+//sessiontree:walk
 type head struct {
 	image bool // the line holds a picture (scanJSON)
 
@@ -281,6 +302,9 @@ type head struct {
 	Display             lbool           `json:"display"`
 }
 
+// headMessage is what the load reads of a message entry's message.
+//
+//sessiontree:walk
 type headMessage struct {
 	Role       lstr            `json:"role"`
 	Provider   lstr            `json:"provider"`
@@ -342,10 +366,7 @@ func (e *Entry) fill(h *head, none *Detail) {
 	switch e.Type {
 	case TypeMessage:
 		if m := &h.Message.V; h.Message.Set {
-			e.Role = string(m.Role)
-			if e.Role == "hookMessage" {
-				e.Role = RoleCustom
-			}
+			e.Role = migrateV2ToV3(string(m.Role))
 			e.Provider = string(m.Provider)
 			e.Model = string(m.Model)
 			e.StopReason = string(m.StopReason)
@@ -383,5 +404,39 @@ func (e *Entry) fill(h *head, none *Detail) {
 	} else {
 		own := d
 		e.Detail = &own
+	}
+}
+
+// place records where the entry's bytes, raw, are: at off in src.
+func (e *Entry) place(src *source, off int64, raw []byte) {
+	e.src, e.off, e.n = src, off, len(raw)
+	if src.data == nil {
+		e.crc = crc32.Checksum(raw, castagnoli)
+	}
+}
+
+// interner shares one copy of the strings that repeat across entries
+// (types, roles, models): a 100,000-entry session holds a handful of
+// distinct values, not 100,000 copies of each. One per worker: no locks.
+type interner map[string]string
+
+func (in interner) str(s *string) {
+	if *s == "" || len(*s) > 64 {
+		return
+	}
+	if c, ok := in[*s]; ok {
+		*s = c
+		return
+	}
+	if len(in) < 4096 {
+		in[*s] = *s
+	}
+}
+
+func (in interner) entry(e *Entry) {
+	// Only the entry's own fields: its Detail may be the shared empty one,
+	// which workers must not write to.
+	for _, s := range []*string{&e.Type, &e.Role, &e.Provider, &e.Model, &e.StopReason, &e.ToolName} {
+		in.str(s)
 	}
 }

@@ -1,0 +1,327 @@
+package sessiontree
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// piReader reads pi session JSONL, versions 1 to 3, and oh-my-pi's
+// variants of it: one JSON object per line, a "session" header first
+// (oh-my-pi may put a "title" line before it), then one entry per line.
+// Old versions are migrated in memory, never in the file: migrateV1ToV2,
+// migrateV2ToV3.
+type piReader struct{}
+
+// detect takes any input: pi JSONL is the format of last resort.
+func (piReader) detect(*probe) bool { return true }
+
+// line is one line of a JSONL file and what decoding it gave. It is kept
+// small: a 100,000-line file has 100,000 of them while it loads.
+type line struct {
+	rawLine            // without its text, once decoded
+	entry   *Entry     // in a slab shared by the chunk's lines: one allocation
+	err     error      // the line is not a JSON object
+	x       *lineExtra // the rare fields; nil for most lines
+	blank   bool
+	hasID   bool // a non-empty string id
+	model   bool // a model_change that has a "model" member (oh-my-pi's)
+	image   bool // the line holds a picture
+}
+
+// ok: the line is an object, the header or an entry.
+func (l *line) ok() bool { return !l.blank && l.err == nil }
+
+// lineExtra holds what only a header, a title line or a legacy compaction
+// carries.
+type lineExtra struct {
+	firstKeptIndex *float64 // v1 compaction firstKeptEntryIndex; nil when absent
+	version        int      // header: version member, 0 when missing
+	cwd, title     string
+	parentSession  string
+	raw            jsontext.Value // a session header as written
+}
+
+func (l *line) extra() lineExtra {
+	if l.x == nil {
+		return lineExtra{}
+	}
+	return *l.x
+}
+
+// newLineDecoder returns a worker's decoder of pi lines. none is the
+// session's shared empty Detail.
+func newLineDecoder(src *source, none *Detail) func() lineDecoder[line] {
+	return func() lineDecoder[line] {
+		var h head
+		it := interner{}
+		return func(raws []rawLine, out []line) {
+			// The chunk's entries live in one slab; the per-line records
+			// are garbage once the load is done.
+			slab := make([]Entry, len(raws))
+			for i := range raws {
+				l := &out[i]
+				l.rawLine, l.entry = raws[i], &slab[i]
+				decodeLine(&h, l, src, none)
+				it.entry(l.entry)
+				l.text = nil
+			}
+		}
+	}
+}
+
+// decodeLine decodes the line's head into its entry.
+func decodeLine(h *head, l *line, src *source, none *Detail) {
+	text, lead := trimSpace(l.text)
+	if len(text) == 0 {
+		l.blank = true
+		return
+	}
+	*h = head{}
+	if err := decodeHead(text, h); err != nil {
+		l.err = err
+		return
+	}
+	e := l.entry
+	e.fill(h, none)
+	e.Line = int(l.n)
+	e.place(src, l.off+int64(lead), text)
+	e.ID, l.hasID = h.ID.V, h.ID.Set && h.ID.V != ""
+	e.ParentID = h.ParentID.V
+	l.image = h.image
+	l.model = e.Type == TypeModelChange && bytes.Contains(text, []byte(`"model":`))
+	if h.FirstKeptEntryIndex != nil || h.Version != nil || h.Cwd != "" || h.Title != "" || h.ParentSession != "" || e.Type == "session" {
+		x := &lineExtra{cwd: string(h.Cwd), title: string(h.Title), parentSession: string(h.ParentSession)}
+		if h.FirstKeptEntryIndex != nil {
+			k := float64(*h.FirstKeptEntryIndex)
+			x.firstKeptIndex = &k
+		}
+		if h.Version != nil {
+			x.version = int(*h.Version)
+		}
+		if e.Type == "session" {
+			// The header is kept whole: it is small, and the chunk it
+			// is in is about to go.
+			x.raw = bytes.Clone(text)
+		}
+		l.x = x
+	}
+}
+
+// trimSpace is bytes.TrimSpace, also telling how many bytes it cut at the
+// start: the result is a slice of b's array, so the difference of their
+// capacities.
+func trimSpace(b []byte) ([]byte, int) {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 {
+		return nil, 0
+	}
+	return t, cap(b) - cap(t)
+}
+
+// read decodes every line, finds the header, then keeps the entries and
+// migrates them to the current version.
+func (piReader) read(s *Session, in *input, first []byte) error {
+	lines, err := decodeLines(in, first, newLineDecoder(in.src, s.noDetail))
+	if err != nil {
+		return err
+	}
+	headerAt, err := findHeader(s, lines, in)
+	if err != nil {
+		return err
+	}
+	s.readHeader(lines, headerAt)
+	objects := s.collectEntries(lines, headerAt)
+	if s.Version < 2 {
+		s.migrateV1ToV2(lines, objects)
+	}
+	// migrateV2ToV3 renames a message role, so it is applied where a role
+	// is read (Entry.fill at load, Entry.Decode to render), in every
+	// version: there is nothing to do here.
+	return nil
+}
+
+// findHeader returns the index of the header, the first "session" object
+// (-1 when there is none), and notes whether any line holds a picture. An
+// input with no object at all is no session: the error says what it is.
+func findHeader(s *Session, lines []line, in *input) (int, error) {
+	headerAt, valid := -1, 0
+	sawEntry := false
+	for i := range lines {
+		l := &lines[i]
+		if !l.ok() {
+			continue
+		}
+		valid++
+		s.HasImages = s.HasImages || l.image
+		switch l.entry.Type {
+		case "session":
+			if headerAt < 0 {
+				headerAt = i
+				if sawEntry {
+					s.diag(int(l.n), SevWarning, "session header is not the first line")
+				}
+			}
+		case "title": // oh-my-pi's, before the header
+		default:
+			sawEntry = true
+		}
+	}
+	if valid > 0 {
+		return headerAt, nil
+	}
+	first, err := in.firstChunk()
+	if err != nil {
+		return 0, fmt.Errorf("reading the start again: %w", err)
+	}
+	if jsonDocument(first) {
+		return 0, errJSONDocument
+	}
+	for i := range lines {
+		if lines[i].err != nil {
+			return 0, fmt.Errorf("line %d: %s: %w", int(lines[i].n), describe(lines[i].err), ErrNotSession)
+		}
+	}
+	return 0, fmt.Errorf("empty file: %w", ErrNotSession) // blank lines at most
+}
+
+// readHeader sets the format, version and header from the header line, or,
+// without one, tells a current file from a legacy one by its ids.
+func (s *Session) readHeader(lines []line, headerAt int) {
+	s.Format, s.Version = FormatPi, 1
+	if headerAt < 0 {
+		s.diag(0, SevWarning, "no session header; reading entries as they are")
+		for i := range lines {
+			if lines[i].ok() && lines[i].hasID {
+				s.Version = 3
+				break
+			}
+		}
+		return
+	}
+	hl := &lines[headerAt]
+	hx := hl.extra()
+	s.Header = Header{ID: hl.entry.ID, Timestamp: hl.entry.Timestamp, Cwd: hx.cwd, Title: hx.title,
+		ParentSession: hx.parentSession, Line: hl.entry.Line, Raw: hx.raw}
+	if hx.version > 0 {
+		s.Version = hx.version
+	}
+	if hx.title != "" {
+		s.Format = FormatOhMyPi
+	}
+}
+
+// collectEntries keeps the entries, in file order, and reports the lines
+// skipped. It returns the file's objects in order, the header's place
+// included (nil): the numbering a v1 firstKeptEntryIndex refers to.
+func (s *Session) collectEntries(lines []line, headerAt int) []*Entry {
+	n := 0
+	for i := range lines {
+		if lines[i].ok() {
+			n++
+		}
+	}
+	s.Entries = make([]*Entry, 0, n)
+	var objects []*Entry
+	if headerAt < 0 {
+		objects = append(objects, nil) // keep the header's number 0
+	}
+	for i := range lines {
+		l := &lines[i]
+		switch {
+		case l.blank:
+			continue
+		case l.err != nil:
+			if l.last {
+				s.diag(int(l.n), SevError, "truncated last line skipped (is the session still being written?): %s", describe(l.err))
+			} else {
+				s.diag(int(l.n), SevError, "line skipped: %s", describe(l.err))
+			}
+			continue
+		case i == headerAt:
+			objects = append(objects, nil)
+			continue
+		case l.entry.Type == "title" && (headerAt < 0 || i < headerAt):
+			s.Format = FormatOhMyPi
+			if s.Header.Title == "" {
+				s.Header.Title = l.extra().title
+			}
+			continue
+		case l.entry.Type == "session":
+			s.diag(int(l.n), SevWarning, "extra session header skipped")
+			continue
+		}
+		e := l.entry
+		if s.Version >= 2 && !l.hasID {
+			e.ID = "L" + strconv.Itoa(int(l.n))
+			s.diag(int(l.n), SevWarning, "entry has no id; using %s", e.ID)
+		}
+		if isOhMyPiType(e, l.model) {
+			s.Format = FormatOhMyPi
+		}
+		e.Index = len(s.Entries)
+		s.Entries = append(s.Entries, e)
+		objects = append(objects, e)
+	}
+	return objects
+}
+
+// migrateV1ToV2 is the reference's migration from version 1, in memory:
+// version 1 entries have no ids, so each gets L<n>, n its line number
+// (stable across runs, unlike the reference's random ids, so that links
+// into pages made from old files keep working), and the entries form a
+// chain in file order. A compaction's firstKeptEntryIndex, an index into
+// the file's objects with the header at 0, becomes its firstKeptEntryId;
+// an index out of range, or at the header, names no entry.
+func (s *Session) migrateV1ToV2(lines []line, objects []*Entry) {
+	var prev *Entry
+	for _, e := range s.Entries {
+		e.ID = "L" + strconv.Itoa(e.Line)
+		e.ParentID = ""
+		if prev != nil {
+			e.ParentID = prev.ID
+		}
+		prev = e
+	}
+	for i := range lines {
+		l := &lines[i]
+		if !l.ok() || l.entry.Type != TypeCompaction || l.entry.FirstKeptID != "" || l.extra().firstKeptIndex == nil {
+			continue
+		}
+		// A negative or fractional index is out of range too (it used
+		// to be read as "absent", with no warning, or truncated).
+		k := *l.extra().firstKeptIndex
+		if k >= 0 && k < float64(len(objects)) && k == math.Trunc(k) && objects[int(k)] != nil {
+			l.entry.FirstKeptID = objects[int(k)].ID
+		} else {
+			s.diag(l.entry.Line, SevWarning, "compaction firstKeptEntryIndex %v names no entry", k)
+		}
+	}
+}
+
+// migrateV2ToV3 is the reference's migration from version 2: the message
+// role "hookMessage" became "custom". It is applied to every message, of
+// every version (a later file that still has one reads the same), as its
+// role is read: at load (Entry.Role) and when the entry is decoded whole
+// (Message.Role).
+func migrateV2ToV3(role string) string {
+	if role == "hookMessage" {
+		return RoleCustom
+	}
+	return role
+}
+
+// isOhMyPiType reports whether the entry is of a type only oh-my-pi
+// writes; model tells that a model_change has a "model" member.
+func isOhMyPiType(e *Entry, model bool) bool {
+	switch e.Type {
+	case "ttsr_injection", "session_init", "mode_change", "title_change", "service_tier_change":
+		return true
+	case TypeModelChange:
+		return e.ModelRole != "" || model
+	}
+	return false
+}
