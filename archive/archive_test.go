@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -34,7 +35,7 @@ func run(t *testing.T, srcs []string, out string, o Options) *Result {
 	if o.Version == "" {
 		o.Version = "test"
 	}
-	res, err := Run(srcs, out, o)
+	res, err := Run(context.Background(), srcs, out, o)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -211,8 +212,12 @@ func TestArchiveIncremental(t *testing.T) {
 		t.Errorf("no-change re-run: %+v", res)
 	}
 
-	// One session grows, one unrelated session is deleted.
+	// One session grows, one unrelated session is deleted. The deleted
+	// one's page is kept, stale: a source that is gone may be back (a
+	// moved directory, an unmounted disk), and the page is all the
+	// archive has of it.
 	legacy := "src/pi/--home-ada-blog--/2026-04-01T08-00-00-000Z_legacy.jsonl"
+	legacyPage := "out/sessions/pi/--home-ada-blog--/2026-04-01T08-00-00-000Z_legacy.html"
 	if err := os.Remove(legacy); err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +228,10 @@ func TestArchiveIncremental(t *testing.T) {
 	f.WriteString(`{"type":"message","id":"c3","parentId":"c2","timestamp":"2026-05-07T02:00:00.000Z","message":{"role":"user","content":"and today?","timestamp":0}}` + "\n")
 	f.Close()
 	res = run(t, srcs, "out", Options{})
-	if res.Rendered != 1 || res.Kept != 6 || res.Removed != 1 {
-		t.Errorf("re-run after one change and one deletion: rendered %d kept %d removed %d; want 1, 6, 1", res.Rendered, res.Kept, res.Removed)
+	if res.Rendered != 1 || res.Kept != 6 || res.Removed != 0 || len(res.Stale) != 1 || !res.Incomplete() {
+		t.Errorf("re-run after one change and one deletion: rendered %d kept %d removed %d stale %+v; want 1, 6, 0 and the deleted one", res.Rendered, res.Kept, res.Removed, res.Stale)
+	} else if s := res.Stale[0]; s.Source != legacy || !strings.HasPrefix(s.Reason, "source missing: ") {
+		t.Errorf("stale = %+v", s)
 	}
 	after := manifest(t, "out")
 	for _, p := range after.Pages {
@@ -243,12 +250,24 @@ func TestArchiveIncremental(t *testing.T) {
 			t.Errorf("%s: not the same file as before", p.Path)
 		}
 	}
-	if _, err := os.Stat("out/sessions/pi/--home-ada-blog--/2026-04-01T08-00-00-000Z_legacy.html"); !os.IsNotExist(err) {
-		t.Errorf("the deleted session's page is still there: %v", err)
+	if got := mustReadBytes(t, legacyPage); !bytes.Equal(got, content[strings.TrimPrefix(filepath.FromSlash(legacyPage), "out/")]) {
+		t.Error("the deleted session's page is not the one the previous run made")
+	}
+	if index := mustRead(t, "out/index.html"); !strings.Contains(index, "stale: the page is from an earlier run; source missing: "+legacy) {
+		t.Error("the index does not mark the deleted session's page stale")
 	}
 	if _, ok, _ := Verify("out"); !ok {
 		t.Error("Verify fails after the incremental run")
 	}
+	// --prune: the page of a source that is gone is removed.
+	res = run(t, srcs, "out", Options{Prune: true})
+	if res.Removed != 1 || len(res.Stale) != 0 || res.Incomplete() {
+		t.Errorf("--prune: removed %d, stale %+v; want 1 and none", res.Removed, res.Stale)
+	}
+	if _, err := os.Stat(legacyPage); !os.IsNotExist(err) {
+		t.Errorf("--prune: the deleted session's page is still there: %v", err)
+	}
+	after = manifest(t, "out")
 
 	// A page tampered with in the archive is made again, not kept.
 	target := filepath.Join("out", after.Pages[1].Path) // [0] is index.html
@@ -346,7 +365,7 @@ func TestArchiveRefusesAForeignDirectory(t *testing.T) {
 	srcs, _ := fixtures(t)
 	os.MkdirAll("out", 0o755)
 	os.WriteFile("out/thesis.tex", []byte("years of work"), 0o644)
-	if _, err := Run(srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "not replacing it") {
+	if _, err := Run(context.Background(), srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "not replacing it") {
 		t.Errorf("Run into a directory that is not an archive: %v", err)
 	}
 	if b, err := os.ReadFile("out/thesis.tex"); err != nil || string(b) != "years of work" {
@@ -354,14 +373,20 @@ func TestArchiveRefusesAForeignDirectory(t *testing.T) {
 	}
 }
 
-func TestArchiveSkipsItsOwnOutput(t *testing.T) {
+func TestArchiveRefusesAnOutdirInsideItsSource(t *testing.T) {
 	_, _ = fixtures(t)
-	// The archive inside the directory it archives: its pages are not
-	// sources on the next run.
-	run(t, []string{"src"}, "src/archive", Options{})
-	res := run(t, []string{"src"}, "src/archive", Options{})
-	if res.Sessions != 8 || res.Rendered != 0 {
-		t.Errorf("second run over a source holding the archive: %+v", res)
+	// The archive inside the directory it archives: the next run would
+	// read it as sessions, and the swap would replace part of a source.
+	// Refused, and nothing is made.
+	_, err := Run(context.Background(), []string{"src"}, "src/archive", Options{Version: "test"})
+	if err == nil || !strings.Contains(err.Error(), "is inside the source") {
+		t.Errorf("Run into a directory inside its source: %v", err)
+	}
+	if _, err := os.Lstat("src/archive"); !os.IsNotExist(err) {
+		t.Errorf("src/archive made: %v", err)
+	}
+	if ents, _ := filepath.Glob("src/.archive.canopy-*"); len(ents) > 0 {
+		t.Errorf("left behind: %v", ents)
 	}
 }
 
@@ -392,7 +417,7 @@ var cwdAtStart string
 func TestMain(m *testing.M) {
 	cwdAtStart, _ = os.Getwd()
 	if out := os.Getenv("CANOPY_ARCHIVE_CHILD"); out != "" {
-		_, err := Run(strings.Split(os.Getenv("CANOPY_ARCHIVE_SRCS"), ","), out, Options{Version: "test", Jobs: 1})
+		_, err := Run(context.Background(), strings.Split(os.Getenv("CANOPY_ARCHIVE_SRCS"), ","), out, Options{Version: "test", Jobs: 1})
 		if err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
@@ -549,7 +574,7 @@ func TestArchiveLocksOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "another canopy archive") {
+	if _, err := Run(context.Background(), srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "another canopy archive") {
 		t.Errorf("a second run while one holds the lock: %v", err)
 	}
 	unlock()

@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"canopy/internal/outpath"
 )
 
 // Source formats, as the manifest names them.
@@ -72,22 +74,46 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 	}
 	for _, src := range srcs {
 		src = filepath.Clean(src)
-		fi, err := os.Stat(src)
+		fi, err := os.Stat(src) // a SRC that is a link is followed
 		if err != nil {
 			problems = append(problems, Problem{src, err.Error()})
 			continue
 		}
 		if !fi.IsDir() {
+			if !fi.Mode().IsRegular() {
+				problems = append(problems, Problem{src, notRegular(fi.Mode())})
+				continue
+			}
 			found = append(found, Source{Path: src, Rel: filepath.Base(src), Format: formatByName(src), Explicit: true})
 			continue
+		}
+		// A SRC that is a link to a directory: the directory it names is
+		// walked (links met inside it are not followed), and its files are
+		// named below the link, as the user named them.
+		root := src
+		if li, err := os.Lstat(src); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			if root, err = filepath.EvalSymlinks(src); err != nil {
+				problems = append(problems, Problem{src, err.Error()})
+				continue
+			}
+		}
+		shown := func(p string) string {
+			if root == src {
+				return p
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return p
+			}
+			return filepath.Join(src, rel)
 		}
 		base := filepath.Base(src)
 		if abs, err := filepath.Abs(src); err == nil {
 			base = filepath.Base(abs)
 		}
-		err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				problems = append(problems, Problem{p, err.Error()})
+				problems = append(problems, Problem{shown(p), err.Error()})
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
@@ -95,7 +121,7 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 			}
 			name := d.Name()
 			if d.IsDir() {
-				if p != src && strings.HasPrefix(name, ".") {
+				if p != root && strings.HasPrefix(name, ".") {
 					return fs.SkipDir // .git, our staging directories
 				}
 				if abs, err := filepath.Abs(p); err == nil && skipped[abs] {
@@ -103,15 +129,24 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || strings.HasPrefix(name, ".") {
+			if strings.HasPrefix(name, ".") {
 				return nil
 			}
-			rel, _ := filepath.Rel(src, p)
 			f := formatByName(name)
 			if f == "" {
 				return nil
 			}
-			found = append(found, Source{Path: p, Rel: path.Join(base, filepath.ToSlash(rel)), Format: f})
+			switch t := d.Type(); {
+			case t&fs.ModeSymlink != 0:
+				return nil // links inside a SRC are not followed
+			case !t.IsRegular():
+				// Named like a session, but a FIFO or a device: reading it
+				// could wait forever, or never end.
+				problems = append(problems, Problem{shown(p), notRegular(t)})
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			found = append(found, Source{Path: shown(p), Rel: path.Join(base, filepath.ToSlash(rel)), Format: f})
 			return nil
 		})
 		if err != nil {
@@ -131,6 +166,12 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 	found = uniq
 	problems = append(problems, labelGatewayTranscripts(found)...)
 	return found, problems
+}
+
+// notRegular is the problem reported for a source that is not a regular
+// file: it is skipped, never opened.
+func notRegular(m fs.FileMode) string {
+	return "is " + outpath.Kind(m) + ", not a regular file: not read"
 }
 
 // formatByName guesses a file's format from its name; "" means not a
@@ -193,7 +234,7 @@ const maxStoreSize = 64 << 20
 
 // readStore parses a gateway's sessions.json: session key to entry.
 func readStore(p string) (map[string]storeEntry, error) {
-	f, err := os.Open(p)
+	f, err := outpath.OpenRegular(p)
 	if err != nil {
 		return nil, err
 	}

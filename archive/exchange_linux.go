@@ -3,6 +3,7 @@ package archive
 import (
 	"fmt"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,15 +16,44 @@ func exchange(a, b string) error {
 
 // lock takes an exclusive lock on the file at p (made if missing) and
 // fails at once if another run holds it. The lock goes with the process,
-// so a killed run leaves none behind.
+// so a killed run holds none; unlock removes the file, so that a run
+// leaves none behind either.
+//
+// A run removes the file while it holds the lock, and a run that opened
+// the file just before may then lock a file no longer at p, while a third
+// makes a new one: so a lock counts only if the file locked is still the
+// one at p.
 func lock(p string) (unlock func(), err error) {
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	for range 10 {
+		// No following a link, no waiting on a FIFO: p is canopy's name,
+		// but it is in a directory canopy does not own.
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("taking the lock %s: %w", p, err)
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("taking the lock %s: %w", p, err)
+		}
+		if !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, fmt.Errorf("taking the lock %s: not a regular file", p)
+		}
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("another canopy archive is writing to this archive (%s is locked): %w", p, err)
+		}
+		if pi, err := os.Lstat(p); err == nil && os.SameFile(fi, pi) {
+			return func() {
+				// Removed while held, and only if it is still ours.
+				if pi, err := os.Lstat(p); err == nil && os.SameFile(fi, pi) {
+					os.Remove(p)
+				}
+				f.Close()
+			}, nil
+		}
 		f.Close()
-		return nil, fmt.Errorf("another canopy archive is writing to this archive (%s is locked): %w", p, err)
 	}
-	return func() { f.Close() }, nil
+	return nil, fmt.Errorf("taking the lock %s: it keeps being replaced", p)
 }

@@ -71,7 +71,8 @@ type rowView struct {
 
 // renderIndex makes index.html: every session, grouped by project, with
 // totals. all is every session the relations were made of (some may have
-// failed to render and are not in ss).
+// failed to render and are not in ss; a stale one whose source moved may
+// be in ss and not in all).
 func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem, version string, flags []string) ([]byte, error) {
 	byPage := map[string]int{}
 	for i, s := range all {
@@ -93,7 +94,7 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 		}
 		p.Total.add(&s)
 		grand.add(&s)
-		i := byPage[s.Page]
+		i, related := byPage[s.Page]
 		r := rowView{
 			Title: s.Title, Href: href("index.html", s.Page),
 			Started: s.Started, StartedText: shortTime(s.Started), Last: s.LastActivity, LastText: shortTime(s.LastActivity),
@@ -101,6 +102,9 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 			Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
 			Input:  render.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: render.Thousands(s.Usage.Output),
 			Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
+		}
+		if s.Stale != "" {
+			r.Notes = append(r.Notes, "stale: the page is from an earlier run; "+s.Stale)
 		}
 		if g := s.Gateway; g != nil {
 			r.Key = g.Key + prefixed(" · topic ", g.Topic)
@@ -127,19 +131,21 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 		if s.ID != "" {
 			r.Notes = append(r.Notes, "id "+s.ID)
 		}
-		for _, x := range []struct {
-			what string
-			j    int
-		}{{"fork of", rel.ForkOf[i]}, {"task of", rel.TaskOf[i]}, {"topic of", rel.TopicOf[i]}} {
-			if x.j >= 0 && inArchive[all[x.j].Page] {
-				r.Notes = append(r.Notes, x.what+" "+title(x.j))
+		if related { // a stale session moved elsewhere is not linked
+			for _, x := range []struct {
+				what string
+				j    int
+			}{{"fork of", rel.ForkOf[i]}, {"task of", rel.TaskOf[i]}, {"topic of", rel.TopicOf[i]}} {
+				if x.j >= 0 && inArchive[all[x.j].Page] {
+					r.Notes = append(r.Notes, x.what+" "+title(x.j))
+				}
 			}
-		}
-		if n := len(rel.Forks[i]); n > 0 {
-			r.Notes = append(r.Notes, plural(n, "fork"))
-		}
-		if n := len(rel.Tasks[i]) + len(rel.Unlinked[i]); n > 0 {
-			r.Notes = append(r.Notes, plural(n, "child task"))
+			if n := len(rel.Forks[i]); n > 0 {
+				r.Notes = append(r.Notes, plural(n, "fork"))
+			}
+			if n := len(rel.Tasks[i]) + len(rel.Unlinked[i]); n > 0 {
+				r.Notes = append(r.Notes, plural(n, "child task"))
+			}
 		}
 		if s.Silent > 0 {
 			r.Notes = append(r.Notes, plural(s.Silent, "silent turn")+" (NO_REPLY, not delivered)")

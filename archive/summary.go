@@ -34,6 +34,11 @@ type Session struct {
 	// How it links to others, as written in the file.
 	ParentSession string                     `json:"parentSession,omitempty"` // header: the session it was forked from
 	Tasks         []sessiontree.ChildSession `json:"tasks,omitempty"`         // Flue metadata.taskSessions
+
+	// Stale, when set, says why this record and the session's page are
+	// the ones an earlier run made: the source could not be archived by
+	// the run that wrote the manifest (see PageRecord.Stale).
+	Stale string `json:"stale,omitempty"`
 }
 
 // summarize reads what the index needs from a loaded session.

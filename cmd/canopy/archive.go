@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,7 @@ import (
 )
 
 const (
-	archiveSynopsis = "canopy archive SRC... -o OUTDIR [--jobs N] [--redact] [--since DATE] [--quiet]"
+	archiveSynopsis = "canopy archive SRC... -o OUTDIR [--jobs N] [--redact] [--since DATE] [--prune] [--quiet]"
 	verifySynopsis  = "canopy verify OUTDIR [--json]"
 )
 
@@ -22,6 +23,7 @@ func runArchive(e *env, args []string) int {
 	jobs := fs.IntP("jobs", "j", 0, "sessions rendered at once (default: one per core)")
 	doRedact := fs.Bool("redact", false, "replace credentials with [REDACTED:kind#n] markers in every page and in the index")
 	since := fs.String("since", "", "only sessions active on or after `DATE` (YYYY-MM-DD, or RFC 3339)")
+	prune := fs.Bool("prune", false, "remove the pages of sessions whose sources are gone, instead of keeping them as stale")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
 	if st := parseFlags(e, fs, archiveSynopsis, args); st >= 0 {
 		return st
@@ -30,7 +32,22 @@ func runArchive(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "canopy archive: want at least one SRC and -o OUTDIR\nUsage: %s\n", archiveSynopsis)
 		return exitUsage
 	}
-	o := archive.Options{Jobs: *jobs, Redact: *doRedact, Version: version}
+	for _, a := range fs.Args() {
+		if a == "-" {
+			fmt.Fprintf(e.stderr, "canopy archive: SRC -: an archive is made of session files and directories, not standard input (save it to a file, or use canopy export -)\nUsage: %s\n", archiveSynopsis)
+			return exitUsage
+		}
+	}
+	// A SRC that is not there is a mistake (a typo, an unmounted disk),
+	// not an empty source: nothing is written, and the archive keeps
+	// what it had.
+	for _, a := range fs.Args() {
+		if _, err := os.Stat(a); err != nil {
+			printLine(e.stderr, "canopy archive: SRC %v; nothing archived, %s left as it was", err, *out)
+			return exitFail
+		}
+	}
+	o := archive.Options{Jobs: *jobs, Redact: *doRedact, Prune: *prune, Version: version}
 	if *since != "" {
 		t, err := parseSince(*since)
 		if err != nil {
@@ -42,19 +59,42 @@ func runArchive(e *env, args []string) int {
 	if !*quiet {
 		o.Progress = progressPrinter(e.stderr)
 	}
-	res, err := archive.Run(fs.Args(), *out, o)
+	res, err := archive.Run(e.ctx, fs.Args(), *out, o)
+	if errors.Is(err, archive.ErrInterrupted) {
+		printLine(e.stderr, "canopy archive: interrupted; %s left as it was", *out)
+		return exitInterrupted
+	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "canopy archive: %v\n", err)
+		printLine(e.stderr, "canopy archive: %v", err)
 		return exitFail
 	}
 	for _, p := range res.Problems {
-		fmt.Fprintf(e.stderr, "%s: error: skipped: %s\n", p.Path, p.Error)
+		printLine(e.stderr, "%s: error: skipped: %s", p.Path, p.Error)
 	}
-	fmt.Fprintf(e.stderr, "archived %d sessions in %s: %d pages rendered, %d unchanged, %d removed", res.Sessions, *out, res.Rendered, res.Kept, res.Removed)
+	for _, s := range res.Stale {
+		if s.Page == "" {
+			printLine(e.stderr, "%s: error: not archived, and its page is lost: %s", s.Source, s.Reason)
+			continue
+		}
+		printLine(e.stderr, "%s: error: stale: %s; its page from an earlier run is kept (%s)", s.Source, s.Reason, s.Page)
+	}
+	if res.Leftover != "" {
+		printLine(e.stderr, "canopy archive: files put in %s while it was being archived were not in its manifest: they are in %s", *out, res.Leftover)
+	}
+	line := fmt.Sprintf("archived %d sessions in %s: %d pages rendered, %d unchanged", res.Sessions, *out, res.Rendered, res.Kept)
+	if n := len(res.Stale); n > 0 {
+		line += fmt.Sprintf(", %d stale", n)
+	}
+	line += fmt.Sprintf(", %d removed", res.Removed)
 	if n := len(res.Problems); n > 0 {
-		fmt.Fprintf(e.stderr, ", %d files skipped", n)
+		line += fmt.Sprintf(", %d files skipped", n)
 	}
-	fmt.Fprintln(e.stderr)
+	printLine(e.stderr, "%s", line)
+	if res.Incomplete() {
+		// Stale pages: what the archive shows is not what the sources
+		// hold now. A script must notice, as it would a failure.
+		return exitFail
+	}
 	return exitOK
 }
 
@@ -83,7 +123,7 @@ func progressPrinter(w io.Writer) func(archive.Progress) {
 		if !tty {
 			// One line per page: a log of the run, not of every file read.
 			if p.Path != "" && p.Phase == "pages" {
-				fmt.Fprintf(w, "%s %d/%d %s\n", p.Phase, p.Done, p.Total, p.Path)
+				fmt.Fprintf(w, "%s %d/%d %s\n", p.Phase, p.Done, p.Total, termSafe(p.Path))
 			}
 			return
 		}
@@ -92,7 +132,7 @@ func progressPrinter(w io.Writer) func(archive.Progress) {
 		if p.Total > 0 {
 			fill = p.Done * width / p.Total
 		}
-		name := p.Path
+		name := termSafe(p.Path)
 		if r := []rune(name); len(r) > 40 {
 			name = "…" + string(r[len(r)-39:])
 		}
@@ -116,7 +156,7 @@ func runVerify(e *env, args []string) int {
 	dir := fs.Arg(0)
 	findings, ok, err := archive.Verify(dir)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "canopy verify: %v\n", err)
+		printLine(e.stderr, "canopy verify: %v", err)
 		return exitFail
 	}
 	if *asJSON {
@@ -130,12 +170,12 @@ func runVerify(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		for _, f := range findings {
-			fmt.Fprintf(e.stdout, "%s: %s\n", f.Path, f.Problem)
+			printLine(e.stdout, "%s: %s", f.Path, f.Problem)
 		}
 		if ok {
-			fmt.Fprintf(e.stdout, "%s: every page matches its manifest\n", dir)
+			printLine(e.stdout, "%s: every page matches its manifest", dir)
 		} else {
-			fmt.Fprintf(e.stdout, "%s: does NOT match its manifest\n", dir)
+			printLine(e.stdout, "%s: does NOT match its manifest", dir)
 		}
 	}
 	if !ok {

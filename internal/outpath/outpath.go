@@ -100,6 +100,10 @@ func special(p string, fi fs.FileInfo) error {
 	}
 }
 
+// Kind names what a file mode is, for a message: "a named pipe (FIFO)",
+// "a directory", "a symbolic link", ...
+func Kind(m fs.FileMode) string { return kind(m) }
+
 // kind names a file mode for a message.
 func kind(m fs.FileMode) string {
 	switch {
@@ -165,14 +169,17 @@ func OpenRegular(p string) (*os.File, error) {
 // canopy's own to replace is the caller's to decide (an archive knows
 // its manifest).
 func Dir(dir string, sources []string) (string, error) {
+	// The path checked is the path returned: cleaned, "link/.." is the
+	// directory holding the link, whereas the system would resolve the
+	// link first, and a check of the one would pass the other.
 	resolved := filepath.Clean(dir)
-	fi, err := os.Lstat(dir)
+	fi, err := os.Lstat(resolved)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return "", fmt.Errorf("%s: %w", dir, err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		if resolved, err = filepath.EvalSymlinks(dir); err != nil {
+		if resolved, err = filepath.EvalSymlinks(resolved); err != nil {
 			return "", fmt.Errorf("%s: is a symbolic link that does not resolve: %w", dir, err)
 		}
 		if fi, err = os.Stat(resolved); err != nil {
