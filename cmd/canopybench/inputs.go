@@ -30,6 +30,13 @@ var allInputs = []inputSpec{
 	{name: "chain-5k", gen: &sessiongen.Config{Entries: 5_000, Shape: sessiongen.ShapeLinear, Seed: 1}},
 	{name: "chain-50k", gen: &sessiongen.Config{Entries: 50_000, Shape: sessiongen.ShapeLinear, Seed: 1}},
 	{name: "images-20x5MB", gen: &sessiongen.Config{Entries: 40, Shape: sessiongen.ShapeBranched, Images: 20, ImageBytes: 5_000_000, Seed: 1}},
+	// Sessions heavy with code, the way real coding sessions are: tool
+	// results about half of the bytes (source files read by path 18%,
+	// long command output and diffs 25%), most replies with fenced code.
+	// About 2.1 KB per entry: 4,700 entries make 9.96 MB, 100,000 make
+	// 214 MB.
+	{name: "code-10MB", gen: &sessiongen.Config{Entries: 4_700, Shape: sessiongen.ShapeBranched, Seed: 1, Content: "code"}},
+	{name: "code-100k", gen: &sessiongen.Config{Entries: 100_000, Shape: sessiongen.ShapeBranched, Seed: 1, Content: "code"}},
 }
 
 func inputNames() []string {

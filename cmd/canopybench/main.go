@@ -23,8 +23,10 @@
 //     ../shared/corpus (large-session, before-compaction) when --shared
 //     exists, and synthetic ones written by internal/sessiongen: gen-10k and
 //     gen-100k (branched), chain-5k and chain-50k (linear), images-20x5MB
-//     (40 entries, 20 of them with a 5 MB base64 image). A generated file is
-//     reused while it has the size recorded when it was written;
+//     (40 entries, 20 of them with a 5 MB base64 image), code-10MB and
+//     code-100k (branched, heavy with code: source files read by path,
+//     long command output and diffs, fenced code in replies). A generated
+//     file is reused while it has the size recorded when it was written;
 //  3. exports each input with DIR/canopy and with
 //     ../shared/tools/reference-export (after one untimed warm-up call that
 //     installs the reference from npm), --runs times each, taking turns

@@ -22,7 +22,7 @@ type Config struct {
 	Images     int    // user messages that carry an image block
 	ImageBytes int    // approximate base64 length of each image
 	Seed       uint64
-	Content    string // full, small or auto (full for branched, small otherwise)
+	Content    string // full, small, code or auto (full for branched, small otherwise)
 }
 
 // Shapes.
@@ -54,9 +54,9 @@ func (c *Config) normalize() error {
 		if c.Shape == ShapeBranched {
 			c.Content = "full"
 		}
-	case "full", "small":
+	case "full", "small", "code":
 	default:
-		return fmt.Errorf("--content must be auto, full or small, not %q", c.Content)
+		return fmt.Errorf("--content must be auto, full, small or code, not %q", c.Content)
 	}
 	if c.Images < 0 || c.Images > c.Entries {
 		return fmt.Errorf("--images must be between 0 and --entries (%d)", c.Entries)
@@ -151,6 +151,8 @@ type gen struct {
 
 	curFile srcFile
 	curFunc string
+
+	code *codeGen // the code content mode's state; nil in the others
 }
 
 func newGen(cfg Config, bw *bufio.Writer) *gen {
@@ -169,6 +171,9 @@ func newGen(cfg Config, bw *bufio.Writer) *gen {
 	g.idKey = g.rng.Uint32()
 	g.compactAt = g.between(110_000, 170_000)
 	g.thinking = 3 // medium
+	if cfg.Content == "code" {
+		g.code = newCodeGen(cfg.Seed)
+	}
 	return g
 }
 
@@ -314,8 +319,7 @@ func (g *gen) emitMessage(m stamper, delayMs int) bool {
 // turn writes one user prompt and the agent's work on it, preceded by the
 // occasional session event (branching back, model change, compaction, ...).
 func (g *gen) turn() {
-	g.curFile = g.pickFile()
-	g.curFunc = g.pick(funcNames)
+	g.pickFocus()
 
 	if g.branch && len(g.turns) >= 3 && g.chance(0.045) {
 		if !g.branchBack() {
@@ -391,6 +395,16 @@ func (g *gen) turn() {
 	}
 }
 
+// pickFocus chooses the file and function a turn is about.
+func (g *gen) pickFocus() {
+	if g.code != nil {
+		g.codeFocus()
+		return
+	}
+	g.curFile = g.pickFile()
+	g.curFunc = g.pick(funcNames)
+}
+
 func (g *gen) nextImageAt() int {
 	return int(int64(g.imagesDone+1) * int64(g.cfg.Entries) / int64(g.cfg.Images+1))
 }
@@ -398,8 +412,7 @@ func (g *gen) nextImageAt() int {
 // imageTurn is a minimal turn: a user message with an image and, if room
 // is left, a short reply.
 func (g *gen) imageTurn() {
-	g.curFile = g.pickFile()
-	g.curFunc = g.pick(funcNames)
+	g.pickFocus()
 	if !g.userMessage(true) {
 		return
 	}
@@ -537,6 +550,9 @@ func (g *gen) customMessage() bool {
 }
 
 func (g *gen) bashExecution() bool {
+	if g.code != nil {
+		return g.codeBashExecution()
+	}
 	c := shellCmds[g.rng.IntN(len(shellCmds))]
 	out := g.pick(c.output)
 	m := &bashExecutionMessage{Role: "bashExecution", Command: c.cmd, Output: out}
@@ -559,9 +575,12 @@ var imagePrompts = []string{
 
 func (g *gen) userMessage(withImage bool) bool {
 	var text string
-	if g.small {
+	switch {
+	case g.small:
 		text = g.fill(g.pick(userPrompts))
-	} else {
+	case g.code != nil:
+		text = g.codeUserPrompt()
+	default:
 		text = g.userPromptFull()
 	}
 	m := &userMessage{Role: "user"}
@@ -770,6 +789,9 @@ func (g *gen) assistantFinal() {
 }
 
 func (g *gen) finalText(intro string) string {
+	if g.code != nil {
+		return g.codeFinalText(intro)
+	}
 	var sb strings.Builder
 	sb.WriteString(intro)
 	if g.chance(0.6) {
@@ -827,6 +849,9 @@ func (g *gen) usage(output int) usage {
 // --- tools -----------------------------------------------------------------
 
 func (g *gen) toolRun() toolRun {
+	if g.code != nil {
+		return g.codeToolRun()
+	}
 	r := g.rng.IntN(100)
 	switch {
 	case r < 28:
