@@ -1,0 +1,327 @@
+/*
+ * tree.js: the sidebar tree. layout (which entries show, and their rows
+ * with the reference exporter's indentation); the virtual list (spacer,
+ * drawRows: only the rows in view are in the DOM, each made by makeRow,
+ * its connectors drawn by prefixOf and its marks by styleRow);
+ * renderTree and scrolling (scrollTo, scrollRowIntoView); and the tree's
+ * events: scroll and resize, click, keys and focus (activate).
+ *
+ * Relies on: prologue.js (doc, T, n, P, FL, TXT, KIND, LBL, kids, byId,
+ * ROW_H, treeEl, statusEl, sidebar); conversation.js (state, onPath,
+ * newestLeaf); navigation.js (navigate); filter.js (the row arrays and
+ * R_* bits, hideF, needF, labeledOnly, hasLabel, matches); toolbar.js
+ * (toggleDrawer).
+ */
+  // layout computes the visible rows with the reference's indentation:
+  // rows re-parented to their nearest visible ancestor, the branch holding
+  // the active leaf first among siblings, connectors under branch points.
+  var vfirst = new Int32Array(n), vnext = new Int32Array(n), vlast = new Int32Array(n), va = new Int32Array(n);
+  var sPos = new Int32Array(n), sIndent = new Int32Array(n), sBits = new Uint8Array(n), sLevel = new Int32Array(n), sGut = new Array(n);
+  var S_JB = 8; // a stack bit besides R_*: the parent branches
+  // The first pass (which entries show: vfirst, vnext, vroots, vcount)
+  // depends on the filter, the search and the leaf, which shows always. A
+  // click changes only the leaf: without a search, the pass is kept (its
+  // filter in vKey, its leaf in vLeaf) while both leaves would show anyway.
+  var vKey = "", vLeaf = -1, vroots = [], vcount = 0;
+  // shows is the pass's test without the leaf and the search (the pass
+  // keeps it inline, in its loop over every entry): the two must agree.
+  function shows(pos) {
+    var f = FL[pos];
+    return pos < 0 || (!(f & hideF) && (f & needF) === needF && (!labeledOnly || !!hasLabel[pos]));
+  }
+  function layout() {
+    var pos, par, f, p;
+    var leaf = state.leaf, hide = hideF, need = needF, lab = labeledOnly, query = state.query.length > 0;
+    var key = query ? "" : hide + " " + need + " " + lab;
+    if (!key || key !== vKey || (leaf !== vLeaf && !(shows(leaf) && shows(vLeaf)))) {
+      vfirst.fill(-1);
+      vnext.fill(-1);
+      vlast.fill(-1);
+      vroots = [];
+      vcount = 0;
+      for (pos = 0; pos < n; pos++) { // tree order: parents come first
+        p = P[pos];
+        par = p >= 0 ? va[p] : -1;
+        f = FL[pos];
+        if (pos === leaf || (!(f & hide) && (f & need) === need && (!lab || hasLabel[pos]) && (!query || matches(pos)))) {
+          va[pos] = pos;
+          vcount++;
+          if (par >= 0) {
+            if (vlast[par] < 0) vfirst[par] = pos; else vnext[vlast[par]] = pos;
+            vlast[par] = pos;
+          } else vroots.push(pos);
+        } else {
+          va[pos] = par;
+        }
+      }
+      vKey = key;
+      vLeaf = leaf;
+    }
+    // ordered: the children on the active path first, the others in order.
+    var tmp = [];
+    function ordered(first) {
+      tmp.length = 0;
+      for (var c = first; c >= 0; c = vnext[c]) if (onPath[c]) tmp.push(c);
+      for (c = first; c >= 0; c = vnext[c]) if (!onPath[c]) tmp.push(c);
+      return tmp;
+    }
+    rowCount = 0;
+    rowIndex.fill(-1);
+    var multi = vroots.length > 1, sp = 0, r, c;
+    var rs = vroots.filter(function (p) { return onPath[p]; }).concat(vroots.filter(function (p) { return !onPath[p]; }));
+    for (r = rs.length - 1; r >= 0; r--, sp++) {
+      sPos[sp] = rs[r];
+      sIndent[sp] = multi ? 1 : 0;
+      sBits[sp] = multi ? (S_JB | R_CONN | R_VROOT) : 0;
+      if (r === rs.length - 1) sBits[sp] |= R_LAST;
+      sLevel[sp] = 1;
+      sGut[sp] = null;
+    }
+    // Gutters are a chain shared by a whole subtree (newest first): a row
+    // costs the same at any depth. Prefixes are drawn only for rows in view.
+    // A run of only children (most of a session) is laid out in the inner
+    // loop, without the stack.
+    while (sp > 0) {
+      sp--;
+      pos = sPos[sp];
+      var ind = sIndent[sp], bits = sBits[sp], level = sLevel[sp], gut = sGut[sp];
+      sGut[sp] = null;
+      for (;;) {
+        var di = multi ? Math.max(0, ind - 1) : ind;
+        r = rowCount++;
+        rowIndex[pos] = r;
+        rowPos[r] = pos;
+        rDi[r] = di;
+        rLevel[r] = level;
+        rBits[r] = bits & (R_CONN | R_LAST | R_VROOT);
+        rGut[r] = gut;
+        var first = vfirst[pos];
+        if (first < 0) break;
+        var branch = vnext[first] >= 0;
+        var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
+        var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
+        if (!branch) {
+          pos = first; ind = indent; bits = R_LAST; gut = gutters;
+          continue;
+        }
+        var ch = ordered(first), cb = S_JB | R_CONN, lv = level + 1;
+        for (c = ch.length - 1; c >= 0; c--, sp++) {
+          sPos[sp] = ch[c]; sIndent[sp] = indent; sBits[sp] = cb | (c === ch.length - 1 ? R_LAST : 0); sLevel[sp] = lv; sGut[sp] = gutters;
+        }
+        break;
+      }
+    }
+    statusEl.textContent = vcount + " / " + n + " entries";
+  }
+
+  // The virtual list: a spacer as tall as every row, and the rows in view.
+  var spacer = doc.createElement("div");
+  spacer.className = "tree-spacer";
+  spacer.style.position = "relative";
+  treeEl.appendChild(spacer);
+  var drawn = new Map(); // pos -> row element
+
+  // The tree's scroll position and height, as last read: reading them
+  // after the rows have changed makes the browser lay the rows out at
+  // once, and then again in the frame. Read when the tree scrolls or
+  // changes size, and after the script scrolls it.
+  var viewTop = 0, viewH = 0, drawnFirst = -1, drawnLast = -1;
+  // Rows drawn beyond each edge of the view: enough for a wheel step, few
+  // enough that redrawing after a filter or a click stays cheap.
+  var OVERSCAN = 8;
+  function readView() {
+    viewTop = treeEl.scrollTop;
+    viewH = treeEl.clientHeight;
+  }
+
+  // renderTree lays the tree out again and draws it, scrolled to show the
+  // row of position show if there is one and it is out of view.
+  function renderTree(show) {
+    layout();
+    spacer.style.height = rowCount * ROW_H + "px";
+    // Where the browser will clamp the scroll position of a shorter tree
+    // (4 px of padding above and below the rows).
+    viewTop = Math.max(0, Math.min(viewTop, rowCount * ROW_H + 8 - (viewH || 600)));
+    if (show !== undefined) scrollTo(show);
+    drawRows(true);
+  }
+  function scrollTo(pos) {
+    var r = pos >= 0 ? rowIndex[pos] : -1;
+    if (r < 0) return;
+    var top = r * ROW_H, h = viewH || 600;
+    if (top < viewTop || top + ROW_H > viewTop + h) {
+      // Clamped as the browser will (see renderTree): reading scrollTop
+      // back would make it lay the page out at once.
+      viewTop = Math.max(0, Math.min(top - h / 2, rowCount * ROW_H + 8 - h));
+      treeEl.scrollTop = viewTop;
+    }
+  }
+
+  // drawRows draws the rows in view, reusing the elements of rows still
+  // in view; after a new layout (relaid), their connectors and level are
+  // brought up to date. After a scroll (scrolled) that leaves the same
+  // rows to draw, nothing changes.
+  function drawRows(relaid, scrolled) {
+    var top = viewTop, h = viewH || 600;
+    var first = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
+    var last = Math.min(rowCount, Math.ceil((top + h) / ROW_H) + OVERSCAN);
+    if (scrolled && first === drawnFirst && last === drawnLast) return;
+    drawnFirst = first;
+    drawnLast = last;
+    var keep = new Map();
+    for (var r = first; r < last; r++) {
+      var pos = rowPos[r];
+      var el = drawn.get(pos);
+      if (el) {
+        drawn.delete(pos);
+        if (relaid) {
+          var pre = prefixOf(r), lv = String(rLevel[r]);
+          if (el.firstChild.textContent !== pre) el.firstChild.textContent = pre;
+          if (el.getAttribute("aria-level") !== lv) el.setAttribute("aria-level", lv);
+        }
+      } else el = makeRow(r);
+      if (el._r !== r) {
+        el._r = r;
+        el.style.top = r * ROW_H + "px";
+      }
+      styleRow(el, pos);
+      keep.set(pos, el);
+    }
+    drawn.forEach(function (el) { el.remove(); });
+    drawn = keep;
+    var active = state.focus >= 0 && keep.has(state.focus) ? "row-" + state.focus : "";
+    if (active) treeEl.setAttribute("aria-activedescendant", active); else treeEl.removeAttribute("aria-activedescendant");
+  }
+
+  // prefixOf draws a row's connectors: a gutter "│" for every ancestor
+  // branch that goes on below, and "├─"/"└─" where the row branches off.
+  // A row shows at most MAX_PREFIX levels of connectors (72 characters, wider
+  // than the 400 px sidebar): deeper ones
+  // would be drawn beyond the row's right edge anyway, and shaping
+  // thousands of characters per row made scrolling a deep tree slow.
+  var MAX_PREFIX = 24;
+  function prefixOf(r) {
+    var di = Math.min(rDi[r], MAX_PREFIX), slot = new Array(di), prefix = "", bits = rBits[r];
+    for (var g = rGut[r]; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
+    for (var lv = 0; lv < di; lv++) {
+      if (slot[lv]) prefix += slot[lv].show ? "│  " : "   ";
+      else if ((bits & R_CONN) && !(bits & R_VROOT) && lv === rDi[r] - 1) prefix += (bits & R_LAST) ? "└─ " : "├─ ";
+      else prefix += "   ";
+    }
+    return prefix;
+  }
+
+  function makeRow(r) {
+    var pos = rowPos[r];
+    var el = doc.createElement("div");
+    el.className = "row k-" + KIND[pos];
+    el.id = "row-" + pos;
+    el.setAttribute("role", "treeitem");
+    el.setAttribute("data-entry-id", T.id[pos]);
+    el.setAttribute("aria-level", String(rLevel[r]));
+    el.style.position = "absolute";
+    el.style.left = "0";
+    el.style.right = "0";
+    el.style.height = ROW_H + "px";
+    var pre = doc.createElement("span");
+    pre.className = "prefix";
+    pre.textContent = prefixOf(r);
+    var mark = doc.createElement("span");
+    mark.className = "marker";
+    el.appendChild(pre);
+    el.appendChild(mark);
+    if (LBL[pos] !== undefined) {
+      var lab = doc.createElement("span");
+      lab.className = "row-label";
+      lab.textContent = LBL[pos];
+      el.appendChild(lab);
+    }
+    var txt = doc.createElement("span");
+    txt.className = "row-text";
+    txt.textContent = TXT[pos];
+    el.appendChild(txt);
+    el.title = TXT[pos];
+    spacer.appendChild(el);
+    return el;
+  }
+
+  // styleRow marks a row on the path, selected or focused; what a row
+  // already shows is not written again (every write costs a layout).
+  function styleRow(el, pos) {
+    var inPath = !!onPath[pos], sel = pos === state.selected, foc = pos === state.focus;
+    if (el._inPath !== inPath) {
+      el._inPath = inPath;
+      el.classList.toggle("in-path", inPath);
+      el.firstChild.nextSibling.textContent = inPath ? "•" : " ";
+    }
+    if (el._sel !== sel) {
+      el._sel = sel;
+      el.setAttribute("aria-selected", sel ? "true" : "false");
+    }
+    if (el._foc !== foc) {
+      el._foc = foc;
+      el.classList.toggle("focus", foc);
+    }
+  }
+
+  function scrollRowIntoView(pos) {
+    scrollTo(pos);
+    drawRows();
+  }
+
+  treeEl.addEventListener("scroll", function () { readView(); drawRows(false, true); }, { passive: true });
+  if (window.ResizeObserver) new ResizeObserver(function () { readView(); drawRows(); }).observe(treeEl);
+  else window.addEventListener("resize", function () { readView(); drawRows(); });
+  readView();
+
+  function activate(pos) {
+    if (pos < 0) return;
+    navigate(newestLeaf(pos), pos);
+    if (sidebar.classList.contains("open") && matchMedia("(max-width: 900px)").matches) toggleDrawer(false);
+  }
+
+  treeEl.addEventListener("click", function (ev) {
+    var row = ev.target.closest(".row");
+    if (!row) return;
+    var sel = window.getSelection && window.getSelection();
+    if (sel && !sel.isCollapsed && row.contains(sel.anchorNode)) return;
+    activate(byId.get(row.getAttribute("data-entry-id")));
+  });
+
+  treeEl.addEventListener("keydown", function (ev) {
+    if (!rowCount) return;
+    var r = state.focus >= 0 ? rowIndex[state.focus] : -1;
+    var next = r;
+    switch (ev.key) {
+      case "ArrowDown": next = Math.min(rowCount - 1, r + 1); break;
+      case "ArrowUp": next = Math.max(0, r - 1); break;
+      case "Home": next = 0; break;
+      case "End": next = rowCount - 1; break;
+      case "PageDown": next = Math.min(rowCount - 1, r + 20); break;
+      case "PageUp": next = Math.max(0, r - 20); break;
+      case "ArrowLeft": // to the nearest shown ancestor
+        if (r >= 0) { for (var a = P[rowPos[r]]; a >= 0; a = P[a]) if (rowIndex[a] >= 0) { next = rowIndex[a]; break; } }
+        break;
+      case "ArrowRight":
+        if (r >= 0 && r + 1 < rowCount && kids[rowPos[r]]) next = r + 1;
+        break;
+      case "Enter": case " ":
+        if (r >= 0) activate(rowPos[r]);
+        ev.preventDefault();
+        return;
+      default: return;
+    }
+    ev.preventDefault();
+    if (next < 0) next = 0;
+    state.focus = rowPos[next];
+    scrollRowIntoView(state.focus);
+  });
+  treeEl.addEventListener("focus", function () {
+    if (state.focus < 0 || rowIndex[state.focus] < 0) {
+      // Focus the selected row when it is shown, else the first row.
+      var r = state.selected >= 0 ? rowIndex[state.selected] : -1;
+      state.focus = rowCount ? rowPos[Math.max(0, r)] : -1;
+    }
+    drawRows();
+  });
+
