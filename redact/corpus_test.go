@@ -218,6 +218,32 @@ func corpus(seed uint64) []planted {
 	add("bearer-token", s, "curl -H \"Authorization: Bearer "+s+"\" https://api.example.com/v1/me")
 	s = base64.StdEncoding.EncodeToString([]byte("deploy:" + g.str(csAlnum, 20)))
 	add("basic-auth", s, "Authorization: Basic "+s)
+	// HashiCorp Vault
+	s = "hvs.CAESI" + g.str(csB64URL, 91)
+	add("vault-service-token", s, "export VAULT_TOKEN="+s)
+	s = "hvb.AAAAAQ" + g.str(csB64URL, 132)
+	add("vault-batch-token", s, "batch token "+s+" (ttl 20m)")
+	s = "s." + g.str(csAlnum, 24)
+	add("vault-service-token", s, "Key    Value\ntoken  "+s+"\ntoken_policies  [default]")
+	// Command lines
+	s = g.str(csAlnum, 20)
+	add("curl-auth-user", s, "curl -u deploy:"+s+" https://ci.example.com/api/builds")
+	s = g.str(csAlnum, 32)
+	add("curl-auth-header", s, `curl -H "X-Api-Key: `+s+`" https://api.example.com/v2/items`)
+	s = g.str(csAlnum, 14)
+	add("cli-password", s, "mysql -h db.internal -u root -p'"+s+"' ledger")
+	s = g.str(csAlnum, 24)
+	add("cli-password", s, "docker login -u ci-bot -p "+s+" registry.example.com")
+	s = g.str(csAlnum, 10)
+	add("cli-password", s, "PGPASSWORD="+s+" psql -h db -U ledger")
+	// Kubernetes Secret, Docker config
+	s = base64.StdEncoding.EncodeToString([]byte(g.str(csAlnum, 24)))
+	add("kubernetes-secret", s, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  db-pass: "+s)
+	s = base64.StdEncoding.EncodeToString([]byte("ci-bot:" + g.str(csAlnum, 20)))
+	add("docker-config-auth", s, `{"auths": {"registry.example.com": {"auth": "`+s+`"}}}`)
+	// A Discord bot token with no "discord" near it: base64 of the bot's id.
+	s = g.b64url(g.digits(18)) + "." + g.str(csB64URL, 6) + "." + g.str(csB64URL, 38)
+	add("discord-bot-token", s, "client.run('"+s+"')")
 	// Generic: a secret-ish name, then a high-entropy value
 	s = g.str(csAlnum, 32)
 	add("generic-secret", s, "API_KEY="+s)

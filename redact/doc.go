@@ -13,40 +13,80 @@
 // byte-identical. Input that is not valid JSON is redacted as plain text,
 // line by line.
 //
-// Detection. A case-insensitive Aho-Corasick automaton (one table lookup per
-// byte) finds the keywords of the rule table: vendor prefixes (AKIA, ghp_,
-// glpat-, xoxb-, sk-, AIza, GOCSPX-, npm_, pypi-AgE, SG., dop_v1_, hf_,
-// shpat_, EAAA, ...), structural anchors (eyJ for JWTs, -----BEGIN for PEM
-// private keys, :// for URLs with credentials, AccountKey=, Bearer,
-// Authorization) and the words that introduce a secret (key, token, secret,
-// password, passwd, pwd, credential, plus vendor names such as aws, twilio,
-// datadog, heroku, discord). Each keyword hit runs a small hand-written
-// matcher anchored at the hit, with word boundaries and length limits; there
-// is no unanchored regular expression over the text, so the cost is linear
-// and the rare regexp (Discord tokens, only in strings that mention discord)
-// is RE2. The generic rule accepts a value after `ident = value`,
-// `ident: value`, `"ident": "value"` (and a JSON member whose name contains
-// the word) only if it is 16 to 1024 characters, mixes letters and digits,
-// has Shannon entropy of at least 3.5 bits a character (3 for hex), and is
-// not an identifier chain, constant name, path, URL, placeholder or call; a
-// bare "key" (cacheKey, sort_key) also needs a mixed-case token that is not
-// hex or a UUID. Strings over 1 MB made only of base64 (image data) are
-// skipped. allKinds in redact.go lists the rule ids.
+// Rules. Two tables, run by one keyword automaton:
 //
-// Why not gitleaks. We measured github.com/zricethezav/gitleaks/v8 v8.30.1
-// (222 default rules) here: it builds cleanly, but `go get` adds 69 modules
-// (204 in the module graph), and a program using detect grows from 2.7 MB to
-// 12.9 MB (19.7 MB with its go-re2 build tag). On a 5 MB slice of the 85 MB
-// generated session, DetectBytes per line ran at 0.9 MB/s on one core with
-// Go's regexp and 3.6 MB/s with go-re2 (WebAssembly RE2); the whole 85 MB
-// took 150 s with two workers, against our target of a few seconds. Its
-// findings carry the secret text and a line/column, not byte offsets, so
-// spans must be searched for again. It found nothing in that session, so its
-// precision is good, but 30 to 100 times too slow is decisive: this package
-// has its own table of 48 kinds written from the vendors' public token
-// formats, and runs at 120-210 MB/s on one core and about 200 MB/s with two
-// (BenchmarkRedact on the same session: 0.4 s; the machine was shared, so
-// the figures are noisy).
+//   - Our own (rules.go, allKinds: 55 kinds), hand-written matchers
+//     anchored at a keyword: the common vendor prefixes (AKIA, ghp_, glpat-,
+//     xoxb-, sk-, AIza, hvs., ...), structures (JWTs, PEM and PGP private
+//     keys, URLs with passwords, Authorization headers, Azure connection
+//     strings), command lines (curl -u and -H, mysql -p, docker login -p,
+//     sshpass, redis-cli -a, PGPASSWORD=, --password=), Kubernetes Secrets'
+//     data and stringData, Docker config auths, Discord bot tokens with no
+//     keyword (their first part decodes to the bot's numeric id), and the
+//     generic rule: a value after a name holding key, token, secret,
+//     password, creds, auth, ... in the forms code and configuration use
+//     (= : := ::= ?= .= => || , the Go `var x string =`, XML elements,
+//     setProperty("NAME", "v")), if it is 16 to 1024 characters, mixes
+//     letters and digits, has more than 3.5 bits of entropy a character
+//     (3 for hex) and is not an identifier, path, URL or call.
+//   - gitleaks' default rules (gitleaks.go: 215 of its 222, their ids as
+//     kinds), from its Go module's config package, so that its maintainers'
+//     work on vendor formats reaches us with a version bump. Where one of
+//     ours and one of gitleaks' find the same text, ours wins, so the kinds
+//     users know stay (aws-access-key, not aws-access-token). gitleaksOwn
+//     lists the rules replaced by one of ours, and why.
+//
+// Detection. A case-insensitive Aho-Corasick automaton (one table lookup per
+// byte, 1,550 states) finds the keywords of both tables. Each hit runs its
+// rule's matcher at the hit. A gitleaks rule runs its expression there, in
+// one of three ways chosen from the expression's syntax tree at the rule's
+// first hit (when it is also compiled: most sessions never name most
+// vendors): an expression that starts with its keyword (102 rules) is tried
+// only at the hit, after comparing the literal (case, \b), over a window
+// as long as its longest match; one made from gitleaks' keyword template
+// (99 rules: name containing the keyword, separator, value) only where a
+// separator follows the keyword, anchored at the start of the name (a
+// keyword of the value, lob-api-key's test_ and live_, looks back for the
+// name); the other 14 over a window around the hit as wide as the longest
+// match, if a literal every match holds is in it. Matches are checked as
+// gitleaks does (secret group, entropy, the rule's and the global
+// allowlists; paths and commits do not exist here). gitleaks' expressions end a token at a
+// blank, a quote or a semicolon, as in code; where none matched, they are
+// tried again with sentence punctuation after a token blanked, since in a
+// chat a token is as often followed by a full stop or a bracket. There is
+// no unanchored expression over the whole text, so the cost is linear.
+// Strings over 1 MB made only of base64 (image data) are skipped.
+//
+// Not secrets. Placeholders are left alone, whatever rule finds them: a
+// value containing EXAMPLE, xxxx, ****, your_..., <...>, ${...}, {{...}},
+// changeme; one character repeated over a third of it (AKIAXXXXXXXXXXXXXXXX,
+// AIzaaaaa...); made-up runs (12345678, klmnopqr). The generic rule takes
+// gitleaks' allowlists for its generic rule (public_key, foreignKey,
+// primaryKey, key_id, credentialsId, csrf-token, ...) but not its 1,446 stop
+// words: they are substrings (about, admin, flow, ...), and 0.8% of random
+// tokens and many human passwords contain one. A private key block needs a
+// body; hashes, UUIDs, checksums and integrity strings have no rule that
+// takes them.
+//
+// Why gitleaks as a dependency, measured here (2 shared cores; the figures
+// are noisy). gitleaks itself, `gitleaks dir` on the evaluation's 50 MB
+// sessions, ran at 1.6 MB/s (real transcripts) and 5.7 MB/s (synthetic
+// text): run over the whole text, its expressions cost that, 9.8 s of
+// 11.7 s in its generic rule alone. Under this package's automaton, at the
+// hits only, gitleaks' rules cost 7% of `canopy scan` (50 to 80 MB of
+// transcripts, Go sources, system files and synthetic text: 193 to 269
+// MB/s, against 205 to 288 without them; CPU time 4 to 11% more). New
+// takes 6 ms (it took 1): the TOML is decoded with go-toml (as viper
+// decodes it, 5 times faster; TestGitleaksDecoding checks they agree) and
+// each expression is compiled at its rule's first hit (all 222 at once
+// took 11 ms). The module adds 3 MB to the binary (20.1 to 23.1 MB), 26
+// modules to go.mod (viper and its dependencies, which its config package
+// imports), and 0.3 ms of package initialisation to every command. Against
+// gitleaks' own cases (its rule tests: 6,393 secrets, 369 non-secrets),
+// canopy scan finds 98.0% and flags 7.3%; gitleaks itself 99.7% and 7.9%
+// (24 of the 27 non-secrets flagged here it flags too, 16 of them Cloudflare
+// keys that its other Cloudflare rules take); the table of our own alone
+// found 70.1% and flagged 23.6%.
 //
 // Markers contain no link syntax, so Markdown shows them as text; a secret
 // followed by "(" renders the marker as the text of a link, and one at the
@@ -54,10 +94,12 @@
 // hidden. Either way the secret is gone.
 //
 // Known gaps: secrets split across strings or lines, or encoded (base64,
-// percent-encoding; JSON escapes are decoded first); passwords shorter than 16
-// characters or without digits after a keyword (URLs and Basic auth catch
-// any length); prefixless formats (AWS secret keys, Twilio auth tokens,
-// Datadog keys, Heroku UUID keys, Discord bot tokens) only near their vendor
-// word or member name; JSON numbers are not scanned. A value found under two
-// kinds keeps the marker of the first.
+// percent-encoding; JSON escapes are decoded first); passwords shorter than
+// 16 characters or without digits after a keyword, unless on a command line
+// (URLs and Basic auth catch any length); prefixless formats (AWS secret
+// keys, Twilio auth tokens, Datadog keys, Heroku UUID keys, most of
+// gitleaks' keyword rules) only near their vendor word or member name;
+// values gitleaks' own tests use that are placeholders by the rules above
+// (12345678-ABCD-..., AGE-SECRET-KEY-1QQQQ...); JSON numbers are not
+// scanned. A value found under two kinds keeps the marker of the first.
 package redact

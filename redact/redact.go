@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // Finding is one occurrence of a secret. It never holds the secret itself.
@@ -33,12 +35,42 @@ type Redactor struct {
 	assigns []assignRule
 	keyAC   *acMatcher // assignment keywords, for JSON member names
 	keyRule []int      // keyAC keyword id -> index in assigns
+	nVendor int        // gitleaks rules, each with a window memo per worker
 }
 
-// New compiles the rule table.
+// New compiles the rule table: ours, then gitleaks' default rules (6 ms,
+// most of it reading gitleaks' configuration; its expressions are compiled
+// at their rules' first keyword hits).
 func New() (*Redactor, error) {
+	cfg, exprs, err := loadGitleaks()
+	if err != nil {
+		return nil, err
+	}
 	rules, assigns := buildRules()
-	r := &Redactor{rules: rules, assigns: assigns}
+	// The allowlists of gitleaks' rules that share a keyword with our
+	// generic rule apply to it: the non-secret names of gitleaks' generic
+	// rule (public_key, foreignKey, credentialsId, csrf-token, ...), its
+	// values made only of letters, and the global ones (${VAR}, paths).
+	// (Our token formats instead give way where a gitleaks rule found the
+	// same text and its allowlist accepted it: see detector.allowed.)
+	byKW := map[string][]*config.Allowlist{}
+	for _, id := range cfg.OrderedRules {
+		for _, kw := range cfg.Rules[id].Keywords {
+			byKW[kw] = append(byKW[kw], cfg.Rules[id].Allowlists...)
+		}
+	}
+	for i := range assigns {
+		if assigns[i].kind != "generic-secret" {
+			continue
+		}
+		for _, kw := range assigns[i].keywords {
+			assigns[i].allow = appendNew(assigns[i].allow, byKW[kw])
+		}
+		assigns[i].allow = appendNew(assigns[i].allow, cfg.Allowlists)
+	}
+	vendor := vendorRules(cfg, exprs)
+	r := &Redactor{rules: append(rules, vendor...), assigns: assigns, nVendor: len(vendor)}
+	rules = r.rules
 	var kws []string
 	for i, ru := range rules {
 		for _, kw := range ru.keywords {
@@ -56,6 +88,16 @@ func New() (*Redactor, error) {
 	}
 	r.keyAC = newACMatcher(akws)
 	return r, nil
+}
+
+// appendNew appends the allowlists of add not in als already.
+func appendNew(als, add []*config.Allowlist) []*config.Allowlist {
+	for _, a := range add {
+		if !slices.Contains(als, a) {
+			als = append(als, a)
+		}
+	}
+	return als
 }
 
 // hit is a secret located in the input: a raw byte span and its decoded value.
@@ -250,6 +292,7 @@ type worker struct {
 func newWorker(r *Redactor) *worker {
 	w := &worker{r: r}
 	w.d.r = r
+	w.d.vmemo = make([]runMemo, r.nVendor)
 	w.hit = func(kw int32, start int) {
 		r.rules[r.kwRule[kw]].match(&w.d, start, r.ac.kwLen[kw])
 	}
@@ -298,6 +341,7 @@ func (w *worker) scanString(s string, u unit, key []byte, out *[]hit) {
 	d := &w.d
 	d.reset(s)
 	w.r.ac.scan(s, w.hit)
+	d.dots()
 	if key != nil && len(key) <= 64 && len(s) >= 16 && len(s) <= 1024 && allIn(s, setValue) {
 		k := bytesToString(key)
 		if u.flags&uKeyEscaped != 0 {
@@ -305,6 +349,9 @@ func (w *worker) scanString(s string, u unit, key []byte, out *[]hit) {
 			k = bytesToString(w.kb)
 		}
 		d.keyValue(k)
+	}
+	if len(d.allowed) > 0 {
+		d.dropAllowed()
 	}
 	if len(d.cands) == 0 {
 		return
@@ -379,16 +426,18 @@ func pureBase64(raw []byte) bool {
 	return true
 }
 
-// allKinds: every rule id (sorted).
+// allKinds: every rule id of our own table (sorted). The gitleaks rules
+// add their ids (vendorRules).
 var allKinds = []string{
 	"age-secret-key", "anthropic-key", "aws-access-key", "aws-secret-key", "azure-shared-access-key",
-	"azure-storage-key", "basic-auth", "bearer-token", "database-url", "datadog-api-key",
-	"digitalocean-token", "discord-bot-token", "discord-webhook", "generic-secret", "github-app-token",
-	"github-oauth", "github-pat", "github-refresh-token", "gitlab-pat", "gitlab-token",
-	"google-api-key", "google-oauth-secret", "google-oauth-token", "groq-key", "heroku-key",
-	"huggingface-token", "jwt", "mailgun-key", "npm-token", "openai-key", "openrouter-key",
-	"private-key", "pypi-token", "sendgrid-key", "shopify-token", "sk-api-key", "slack-app-token",
-	"slack-token", "slack-webhook", "square-token", "stripe-key", "stripe-webhook-secret",
-	"telegram-bot-token", "twilio-account-sid", "twilio-api-key", "twilio-auth-token",
-	"url-credentials", "xai-key",
+	"azure-storage-key", "basic-auth", "bearer-token", "cli-password", "curl-auth-header", "curl-auth-user",
+	"database-url", "datadog-api-key", "digitalocean-token", "discord-bot-token", "discord-webhook",
+	"docker-config-auth", "generic-secret", "github-app-token", "github-oauth", "github-pat",
+	"github-refresh-token", "gitlab-pat", "gitlab-token", "google-api-key", "google-oauth-secret",
+	"google-oauth-token", "groq-key", "heroku-key", "huggingface-token", "jwt", "kubernetes-secret",
+	"mailgun-key", "npm-token", "openai-key", "openrouter-key", "private-key", "pypi-token",
+	"sendgrid-key", "shopify-token", "sk-api-key", "slack-app-token", "slack-token", "slack-webhook",
+	"square-token", "stripe-key", "stripe-webhook-secret", "telegram-bot-token", "twilio-account-sid",
+	"twilio-api-key", "twilio-auth-token", "url-credentials", "vault-batch-token", "vault-service-token",
+	"xai-key",
 }
