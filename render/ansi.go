@@ -10,10 +10,11 @@ import (
 // spans with classes (ansi-fg-N, ansi-bg-N, ansi-bold, …); every other
 // escape sequence is dropped. Only the 16 standard colours are kept, as
 // classes, so that no style attribute is needed (the page's
-// Content-Security-Policy allows none).
-func ansiHTML(text, _, _ string) template.HTML {
+// Content-Security-Policy allows none). A lineRenderer: it never leaves
+// text plain for a reason to note.
+func ansiHTML(text, _, _ string) (template.HTML, string) {
 	if !strings.Contains(text, "\x1b") {
-		return escape(text)
+		return escape(text), ""
 	}
 	var b strings.Builder
 	var st ansiState
@@ -62,7 +63,7 @@ func ansiHTML(text, _, _ string) template.HTML {
 	if open {
 		b.WriteString("</span>")
 	}
-	return template.HTML(b.String())
+	return template.HTML(b.String()), ""
 }
 
 type ansiState struct {

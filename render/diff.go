@@ -91,12 +91,17 @@ func diffFromTexts(oldText, newText string) template.HTML {
 			diffRow(&b, "add", "", l)
 		}
 	} else {
+		// Lines as numbers, equal for equal lines: the table compares each
+		// line with every other, and comparing strings cost their common
+		// prefix each time (lines of 1 KB that differ at the end made 4M
+		// cells 4 GB of comparisons).
+		ia, ib := internLines(a, bl)
 		// lcs[i][j]: length of the LCS of a[i:] and bl[j:].
 		w := len(bl) + 1
 		lcs := make([]int32, (len(a)+1)*w)
 		for i := len(a) - 1; i >= 0; i-- {
 			for j := len(bl) - 1; j >= 0; j-- {
-				if a[i] == bl[j] {
+				if ia[i] == ib[j] {
 					lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
 				} else {
 					lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
@@ -106,7 +111,7 @@ func diffFromTexts(oldText, newText string) template.HTML {
 		i, j := 0, 0
 		for i < len(a) || j < len(bl) {
 			switch {
-			case i < len(a) && j < len(bl) && a[i] == bl[j]:
+			case i < len(a) && j < len(bl) && ia[i] == ib[j]:
 				diffRow(&b, "ctx", "", a[i])
 				i, j = i+1, j+1
 			case j < len(bl) && (i == len(a) || lcs[i*w+j+1] >= lcs[(i+1)*w+j]):
@@ -120,4 +125,22 @@ func diffFromTexts(oldText, newText string) template.HTML {
 	}
 	b.WriteString(`</table>`)
 	return template.HTML(b.String())
+}
+
+// internLines numbers the lines of a and b: equal lines, equal numbers.
+func internLines(a, b []string) (ia, ib []int32) {
+	ids := make(map[string]int32, len(a)+len(b))
+	number := func(lines []string) []int32 {
+		out := make([]int32, len(lines))
+		for k, l := range lines {
+			id, ok := ids[l]
+			if !ok {
+				id = int32(len(ids))
+				ids[l] = id
+			}
+			out[k] = id
+		}
+		return out
+	}
+	return number(a), number(b)
 }

@@ -17,7 +17,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	if bodyErr != nil || b == nil {
 		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
-		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "JSON", true))
+		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "JSON", true)
 		r.orphanResults(ec, v, e)
 		return v
 	}
@@ -78,11 +78,11 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	case sessiontree.TypeCustom:
 		v.Kind, v.Heading = "change", "Extension state: "+orString(e.CustomType, "custom")
 		if len(b.Data) > 0 {
-			v.Parts = append(v.Parts, r.jsonPart(b.Data, "data", false))
+			v.Parts = r.appendJSON(v.Parts, b.Data, "data", false)
 		}
 	default:
 		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
-		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
+		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 	}
 	r.orphanResults(ec, v, e)
 	return v
@@ -99,7 +99,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 	m := b.Message
 	if m == nil {
 		v.Kind, v.Heading = "unknown", "message"
-		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
+		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 		return
 	}
 	switch m.Role {
@@ -172,7 +172,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		r.blockParts(ec, v, e, m.Content)
 	default:
 		v.Kind, v.Heading = "unknown", orString(m.Role, "message")
-		v.Parts = append(v.Parts, r.jsonPart(rawJSON(e), "entry", false))
+		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 	}
 	if e.Source != "" {
 		v.Meta = strings.TrimPrefix(v.Meta+" · source: "+e.Source, " · ")
@@ -229,7 +229,7 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 			v.Parts = append(v.Parts, part{Tool: tv})
 		default:
 			raw, _ := jsonMarshal(blk)
-			v.Parts = append(v.Parts, r.jsonPart(raw, blk.Type, false))
+			v.Parts = r.appendJSON(v.Parts, raw, blk.Type, false)
 		}
 	}
 }
@@ -251,7 +251,7 @@ func (r *Renderer) orphanResults(ec *entryContext, v *entryView, e *sessiontree.
 		if rb, err := re.Decode(); err == nil && rb.Message != nil {
 			v.Parts = append(v.Parts, part{Tool: r.toolView(re.ToolName, nil, rb.Message, re.ID)})
 		} else {
-			v.Parts = append(v.Parts, r.jsonPart(rawJSON(re), "result "+name, false))
+			v.Parts = r.appendJSON(v.Parts, rawJSON(re), "result "+name, false)
 		}
 	}
 }

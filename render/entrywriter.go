@@ -92,12 +92,17 @@ func writePart(w *bytes.Buffer, p *part) {
 	if p.Text != "" {
 		wrapHTML(w, `<p class="text">`, p.Text, `</p>`)
 	}
+	if p.Note != "" {
+		w.WriteString(`<p class="note note-info">`)
+		htmlEscape(w, p.Note)
+		w.WriteString(`</p>`)
+	}
 }
 
 // writeTool writes the "tool" template.
 func writeTool(w *bytes.Buffer, t *toolView) {
-	w.WriteString(`<div class="tool tool-`)
-	htmlEscape(w, t.Name)
+	w.WriteString(`<div class="tool `)
+	htmlEscape(w, t.Class)
 	if t.IsError {
 		w.WriteString(` is-error`)
 	}

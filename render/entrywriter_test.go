@@ -81,9 +81,9 @@ func TestEntryWriterMatchesTemplate(t *testing.T) {
 	parts := []part{
 		{Markdown: "<p>m</p>"}, {Code: "<span>c</span>"}, {More: fd}, {Thinking: fd},
 		{Thinking: &fold{Summary: nasty}}, {Command: "ls"}, {Image: `<img class="image" src="data:image/png;base64,AAAA" alt="image">`},
-		{JSON: fd}, {JSON: &fold{Summary: nasty}}, {Diff: "<del>d</del>"}, {Text: "t"},
-		{Tool: &toolView{ResultID: nasty, Name: nasty, Summary: nasty, Input: []part{{Code: "i"}}, Output: []part{{Text: "o"}}, IsError: true}},
-		{Tool: &toolView{Name: "read", Pending: true}},
+		{JSON: fd}, {JSON: &fold{Summary: nasty}}, {Diff: "<del>d</del>"}, {Text: "t"}, {Note: nasty},
+		{Tool: &toolView{ResultID: nasty, Name: nasty, Class: nasty, Summary: nasty, Input: []part{{Code: "i"}, {Note: "n"}}, Output: []part{{Text: "o"}}, IsError: true}},
+		{Tool: &toolView{Name: "read", Class: "tool-read", Pending: true}},
 	}
 	for _, v := range []*entryView{
 		{},
@@ -112,7 +112,7 @@ func FuzzEntryWriter(f *testing.F) {
 		v := &entryView{ID: id, Kind: kind, Heading: heading, Label: label, Meta: meta, Time: text,
 			Notes: []note{{kind, text}},
 			Parts: []part{{Thinking: &fold{Summary: text, HTML: template.HTML("<p>x</p>")}},
-				{Tool: &toolView{ResultID: id, Name: kind, Summary: text}}}}
+				{Tool: &toolView{ResultID: id, Name: kind, Class: label, Summary: text}}, {Note: meta}}}
 		var got bytes.Buffer
 		writeEntry(&got, v)
 		if want := templateEntry(t, r, v); got.String() != want {

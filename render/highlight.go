@@ -100,13 +100,87 @@ func (h *highlighter) lexerFor(language, filename string) chroma.Lexer {
 	return l
 }
 
+// Bounds on what is highlighted: they keep ordinary text, however long, to
+// about a second a block, while code files, which are normally under a few
+// hundred KB, are highlighted in full. Past them the text is shown plain
+// (escaped, in the same markup) with a note saying so. They do not bound
+// every text: chroma's lexers are regular expressions, some of which read
+// to the end of the text and fail at every place they are tried, and cost
+// the square of the text within these bounds (16 KB of "/*a" as Go: 4 s).
+const (
+	// MaxHighlightBytes is the most text one block may hold to be
+	// highlighted. Measured (2-core Xeon, chroma v2.27): Go source and
+	// indented JSON highlight at 0.8-1 MB/s, dense code (minified
+	// JavaScript, one short token after another) at 0.25-0.3 MB/s; 512 KB
+	// is then half a second for ordinary code and two at worst, where a
+	// 4 MB JSON string took 8.8 s and 10 MB 89 s.
+	MaxHighlightBytes = 512 << 10
+	// MaxHighlightLineBytes is the longest line a block may hold to be
+	// highlighted, as editors bound the lines they colour (VS Code's
+	// editor.maxTokenizationLineLength is 20,000). A line that long is
+	// data (minified code, a base64 string), not code anyone reads by
+	// colour, and it is where chroma is slowest: its rules that read to
+	// the end of a line (a JSON "//" comment) cost the square of the
+	// line's length, 0.9 s for one 16 KB line; and every rule has a
+	// 250 ms time limit, past which chroma gives up on the token and
+	// colours it character by character as an error (what made a 4 MB
+	// JSON string of words 39 MB of HTML), so that how a long token is
+	// highlighted would depend on the machine's speed.
+	MaxHighlightLineBytes = 20 << 10
+)
+
+// tooBig says why src is not highlighted although a lexer fits ("" when
+// it is within the bounds): the note shown with the plain text.
+func tooBig(src string) string {
+	if len(src) > MaxHighlightBytes {
+		return "shown without highlighting: " + sizeText(len(src)) + " is over the " + sizeText(MaxHighlightBytes) + " limit"
+	}
+	if n := longestLine(src); n > MaxHighlightLineBytes {
+		return "shown without highlighting: a line of " + sizeText(n) + " is over the " + sizeText(MaxHighlightLineBytes) + " limit for one line"
+	}
+	return ""
+}
+
+// longestLine is the length in bytes of src's longest line.
+func longestLine(src string) int {
+	most := 0
+	for src != "" {
+		i := strings.IndexByte(src, '\n')
+		if i < 0 {
+			return max(most, len(src))
+		}
+		most = max(most, i)
+		src = src[i+1:]
+	}
+	return most
+}
+
+// sizeText writes a size for a note: "4.2 MB", "512.0 KB", and a whole
+// number of units without decimals, as limits are: "512 KB".
+func sizeText(n int) string {
+	if n%(1<<20) == 0 || n < 1<<20 && n%(1<<10) == 0 {
+		return strings.Replace(byteSize(n), ".0 ", " ", 1)
+	}
+	return byteSize(n)
+}
+
 // code returns highlighted HTML for src, or escaped plain text when no
-// lexer fits. The caller wraps it in <pre><code>.
-func (h *highlighter) code(src, language, filename string) template.HTML {
+// lexer fits. The caller wraps it in <pre><code>. note is not "" when a
+// lexer fits but src is past the bounds above: src is then escaped plain
+// text, and note says why, for the page to show by the block.
+func (h *highlighter) code(src, language, filename string) (html template.HTML, note string) {
 	l := h.lexerFor(language, filename)
 	if l == nil {
-		return template.HTML(textEscape(src))
+		return template.HTML(textEscape(src)), ""
 	}
+	if note := tooBig(src); note != "" {
+		return template.HTML(textEscape(src)), note
+	}
+	return h.highlight(l, src), ""
+}
+
+// highlight is src highlighted by l, from the cache when it was before.
+func (h *highlighter) highlight(l chroma.Lexer, src string) template.HTML {
 	key := highlightKey{l, src}
 	if v, ok := h.done.Load(key); ok {
 		return v.(template.HTML)

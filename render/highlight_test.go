@@ -28,9 +28,9 @@ func TestHighlightCacheIsBounded(t *testing.T) {
 		t.Errorf("cache peaked at %d entries of 2000 distinct texts: not bounded, or not caching", most)
 	}
 	// Still a cache: the same text again is the same HTML, from the cache.
-	a := h.code("x := 1\n", "go", "")
+	a, _ := h.code("x := 1\n", "go", "")
 	n := entries()
-	if b := h.code("x := 1\n", "go", ""); a != b || entries() != n {
+	if b, _ := h.code("x := 1\n", "go", ""); a != b || entries() != n {
 		t.Error("a repeated text was highlighted again")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"html/template"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -37,12 +38,27 @@ func newMarkdown(hl *highlighter) goldmark.Markdown {
 }
 
 // markdown converts src to HTML. The result is safe to insert as is.
+// Texts past the bounds of mdcost.go are shown as plain text, with a note.
 func (r *Renderer) markdown(src string) template.HTML {
 	if strings.TrimSpace(src) == "" {
 		return ""
 	}
+	if len(src) > MaxMarkdownBytes {
+		return plainText(src, "shown as plain text: "+sizeText(len(src))+" is over the "+sizeText(MaxMarkdownBytes)+" limit for Markdown")
+	}
 	if html, ok := plainMarkdown(src, r.hl); ok {
 		return template.HTML(html)
+	}
+	sc, _ := r.costs.Get().(*costScratch)
+	if sc == nil {
+		sc = new(costScratch)
+	}
+	tooCostly := markdownTooCostly(sc, src)
+	if cap(sc.opens) <= 1<<14 && cap(sc.em.list) <= 1<<12 {
+		r.costs.Put(sc) // not the room a text of 100,000 "[" needed
+	}
+	if tooCostly {
+		return plainText(src, "shown as plain text: laid out as Markdown, this text would take too long")
 	}
 	buf, _ := r.mdBufs.Get().(*mdBuffer)
 	if buf == nil {
@@ -59,6 +75,17 @@ func (r *Renderer) markdown(src string) template.HTML {
 		return template.HTML("<pre class=\"plain\">" + template.HTMLEscapeString(src) + "</pre>")
 	}
 	return template.HTML(buf.String())
+}
+
+// plainText shows src as it is, preformatted, and why after it.
+func plainText(src, note string) template.HTML {
+	var b strings.Builder
+	b.Grow(len(src) + len(note) + 64)
+	b.WriteString(`<pre class="plain">`)
+	textEscaper.WriteString(&b, src)
+	b.WriteString("</pre>\n")
+	writeNote(&b, note)
+	return template.HTML(b.String())
 }
 
 // plainMarkdown writes src as goldmark writes it when src is only
@@ -352,12 +379,26 @@ func fenceEnd(src string, i int) int {
 // writeFence writes a fenced block as renderFencedCode does.
 func writeFence(b *strings.Builder, lang, code string, hl *highlighter) {
 	b.WriteString(`<pre class="chroma"><code>`)
+	note := ""
 	if lang == "" {
 		textEscaper.WriteString(b, code)
 	} else {
-		b.WriteString(string(hl.code(code, lang, "")))
+		var html template.HTML
+		html, note = hl.code(code, lang, "")
+		b.WriteString(string(html))
 	}
 	b.WriteString("</code></pre>\n")
+	writeNote(b, note)
+}
+
+// writeNote writes, after a block of code, why it is not highlighted
+// (tooBig), if it is not: as the entry's notes are written.
+func writeNote(w io.StringWriter, note string) {
+	if note != "" {
+		_, _ = w.WriteString(`<p class="note note-info">`)
+		_, _ = w.WriteString(textEscape(note))
+		_, _ = w.WriteString("</p>\n")
+	}
 }
 
 // textByte: the bytes that are text wherever they are in a line of prose
@@ -495,12 +536,16 @@ func (sr safeRenderer) renderFencedCode(w util.BufWriter, source []byte, n ast.N
 		lang, _, _ = strings.Cut(strings.TrimSpace(string(b.Info.Segment.Value(source))), " ")
 	}
 	_, _ = w.WriteString(`<pre class="chroma"><code>`)
+	note := ""
 	if lang == "" {
 		_, _ = w.WriteString(textEscape(code.String()))
 	} else {
-		_, _ = w.WriteString(string(sr.hl.code(code.String(), lang, "")))
+		var html template.HTML
+		html, note = sr.hl.code(code.String(), lang, "")
+		_, _ = w.WriteString(string(html))
 	}
 	_, _ = w.WriteString("</code></pre>\n")
+	writeNote(w, note)
 	return ast.WalkSkipChildren, nil
 }
 

@@ -77,8 +77,9 @@ type Renderer struct {
 	page *template.Template
 	// mdBufs holds *mdBuffer: Markdown is converted into reused buffers.
 	mdBufs sync.Pool
-	css    string // minified stylesheet, chroma's included
-	js     string // minified script
+	costs  sync.Pool // *costScratch, for markdownTooCostly
+	css    string    // minified stylesheet, chroma's included
+	js     string    // minified script
 	csp    string
 }
 

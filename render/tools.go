@@ -24,7 +24,7 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 	if a == nil {
 		a = args{}
 	}
-	tv := &toolView{ResultID: domID(resultID), Name: orString(name, "tool")}
+	tv := &toolView{ResultID: domID(resultID), Name: orString(name, "tool"), Class: toolClass(name)}
 	tv.Summary = strings.TrimPrefix(toolSummary(name, a), name+": ")
 	out := ""
 	if res != nil {
@@ -63,7 +63,7 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 	default:
 		if len(a) > 0 {
 			raw, _ := json.Marshal(map[string]any(a), json.Deterministic(true))
-			tv.Input = []part{r.jsonPart(raw, "arguments", true)}
+			tv.Input = r.appendJSON(nil, raw, "arguments", true)
 		}
 		tv.Output = r.outputParts(plainHTML, out, "", "", previewOther)
 	}
@@ -79,12 +79,31 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 	return tv
 }
 
-// lineRenderer turns text into HTML for a <pre>.
-type lineRenderer func(text, language, filename string) template.HTML
+// knownTools are the tools whose cards carry a class of their own
+// ("tool-read"): pi's built-in tools and the gateway's common ones. Any
+// other name gets "tool-other": a tool's name is session text, and a name
+// in the class attribute could give its card any class of the page's
+// ("x is-error", "head").
+var knownTools = map[string]bool{
+	"bash": true, "read": true, "write": true, "edit": true, "ls": true, "find": true, "grep": true,
+	"exec": true, "process": true, "apply_patch": true, "web_search": true, "web_fetch": true, "browser": true,
+}
 
-func plainHTML(text, _, _ string) template.HTML { return escape(text) }
+// toolClass is the class of a tool's card, after "tool".
+func toolClass(name string) string {
+	if knownTools[name] {
+		return "tool-" + name
+	}
+	return "tool-other"
+}
 
-func (r *Renderer) codeHTML(text, language, filename string) template.HTML {
+// lineRenderer turns text into HTML for a <pre>; note is not "" when the
+// text is shown plain for a reason the page should give (see tooBig).
+type lineRenderer func(text, language, filename string) (html template.HTML, note string)
+
+func plainHTML(text, _, _ string) (template.HTML, string) { return escape(text), "" }
+
+func (r *Renderer) codeHTML(text, language, filename string) (template.HTML, string) {
 	return r.hl.code(text, language, filename)
 }
 
@@ -107,11 +126,15 @@ func (r *Renderer) outputParts(render lineRenderer, text, language, filename str
 		return nil
 	}
 	head, rest, restLines := splitLines(text, preview)
-	parts := []part{{Code: render(head, language, filename)}}
+	html, note := render(head, language, filename)
+	parts := []part{{Code: html}}
+	if note != "" {
+		parts = append(parts, part{Note: note}) // right under the block
+	}
 	if rest != "" {
-		restHTML := plainHTML(rest, "", "")
+		restHTML := escape(rest)
 		if len(rest) <= highlightRestLimit {
-			restHTML = render(rest, language, filename)
+			restHTML, _ = render(rest, language, filename)
 		}
 		parts = append(parts, part{More: &fold{HTML: restHTML,
 			Summary: fmt.Sprintf("%d more lines", restLines)}})
@@ -140,9 +163,15 @@ func splitLines(text string, n int) (head, rest string, restLines int) {
 	return text[:i-1], rest, strings.Count(rest, "\n") + 1
 }
 
-// jsonPart shows JSON indented and highlighted, folded unless open.
-func (r *Renderer) jsonPart(raw jsontext.Value, summary string, open bool) part {
-	return part{JSON: &fold{HTML: r.hl.code(prettyJSON(raw), "json", ""), Summary: summary, Open: open}}
+// appendJSON appends to parts JSON indented and highlighted, folded unless
+// open; and, after the fold, why it is not highlighted, if it is not.
+func (r *Renderer) appendJSON(parts []part, raw jsontext.Value, summary string, open bool) []part {
+	html, note := r.hl.code(prettyJSON(raw), "json", "")
+	parts = append(parts, part{JSON: &fold{HTML: html, Summary: summary, Open: open}})
+	if note != "" {
+		parts = append(parts, part{Note: note})
+	}
+	return parts
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v, json.Deterministic(true)) }

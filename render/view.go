@@ -56,6 +56,7 @@ type part struct {
 	JSON     *fold
 	Diff     template.HTML
 	Text     template.HTML
+	Note     string // why the part before is shown plain (a bound was passed)
 }
 
 // fold is a collapsible part.
@@ -73,6 +74,7 @@ type note struct {
 type toolView struct {
 	ResultID string // the result entry's id: its anchor for deep links
 	Name     string
+	Class    string // the card's class after "tool": toolClass, never the name itself
 	Summary  string
 	Input    []part // arguments, as the tool's renderer shows them
 	Output   []part // the result
@@ -104,6 +106,42 @@ type entryContext struct {
 	// the first time one asks, which most sessions never do.
 	callsOnce sync.Once
 	calls     map[string]callRef
+	// callIndex maps, for each entry with more than manyCalls calls (by
+	// index), a call id to the first k with CallIDs[k] == id: looking ids
+	// up one by one in a message of 40,000 calls cost the square of that.
+	// Made by pair, read only after.
+	callIndex map[int32]map[string]int32
+	// callTables holds a *callTable for each message (by its
+	// *sessiontree.Entry) whose calls are shown by results drawn apart
+	// from its cards (callArgs).
+	callTables sync.Map
+}
+
+// manyCalls is how many calls an entry may make before its ids are
+// indexed (callIndex); below it, a linear search is as fast.
+const manyCalls = 16
+
+// callPos is the first k with e.CallIDs[k] == id, or -1.
+func (ec *entryContext) callPos(e *sessiontree.Entry, id string) int {
+	if len(e.CallIDs) > manyCalls {
+		if k, ok := ec.callIndex[int32(e.Index)][id]; ok {
+			return int(k)
+		}
+		return -1
+	}
+	return slices.Index(e.CallIDs, id)
+}
+
+// callTable is a message's calls by id: the name and arguments of the
+// first with each id.
+type callTable struct {
+	once  sync.Once
+	calls map[string]callArgs
+}
+
+type callArgs struct {
+	name string
+	raw  jsontext.Value
 }
 
 // callRef is a tool call: its id and the assistant message that made it.
@@ -137,6 +175,18 @@ func pair(s *sessiontree.Session) *entryContext {
 	for i, e := range s.Entries {
 		ec.callAt[i] = int32(calls)
 		calls += len(e.CallIDs)
+		if len(e.CallIDs) > manyCalls {
+			if ec.callIndex == nil {
+				ec.callIndex = map[int32]map[string]int32{}
+			}
+			m := make(map[string]int32, len(e.CallIDs))
+			for k, id := range e.CallIDs {
+				if _, dup := m[id]; !dup {
+					m[id] = int32(k)
+				}
+			}
+			ec.callIndex[int32(i)] = m
+		}
 	}
 	ec.result = make([]int32, calls)
 	for i, e := range s.Entries {
@@ -144,7 +194,7 @@ func pair(s *sessiontree.Session) *entryContext {
 			continue
 		}
 		ec.rows[i].flags = flagToolResult
-		if call, k, ok := callAbove(e); ok {
+		if call, k, ok := ec.callAbove(e); ok {
 			if slot := &ec.result[ec.callAt[call.entry.Index]+int32(k)]; *slot == 0 {
 				*slot = int32(i) + 1
 				ec.rows[i].flags |= flagEmbedded
@@ -158,14 +208,14 @@ func pair(s *sessiontree.Session) *entryContext {
 // that made a call with its id, looking a bounded number of steps up
 // (results follow their call closely) and only at messages written before
 // it. k is the first of that message's calls with the id.
-func callAbove(res *sessiontree.Entry) (call callRef, k int, ok bool) {
+func (ec *entryContext) callAbove(res *sessiontree.Entry) (call callRef, k int, ok bool) {
 	id := res.ToolCallID
 	if id == "" {
 		return callRef{}, 0, false
 	}
 	for p, n := res.Parent, 0; p != nil && n < 256; p, n = p.Parent, n+1 {
 		if p.Index < res.Index {
-			if k := slices.Index(p.CallIDs, id); k >= 0 {
+			if k := ec.callPos(p, id); k >= 0 {
 				return callRef{id, p}, k, true
 			}
 		}
@@ -176,7 +226,7 @@ func callAbove(res *sessiontree.Entry) (call callRef, k int, ok bool) {
 // callOf is the call whose name and arguments a result's row and card
 // show: the one it answers, else the first in the file with its id.
 func (ec *entryContext) callOf(res *sessiontree.Entry) (callRef, bool) {
-	if call, _, ok := callAbove(res); ok {
+	if call, _, ok := ec.callAbove(res); ok {
 		return call, true
 	}
 	ec.callsOnce.Do(func() {
@@ -199,7 +249,7 @@ func isResult(e *sessiontree.Entry) bool {
 
 // ownResult is the result drawn in the card of e's call id, or nil.
 func (ec *entryContext) ownResult(e *sessiontree.Entry, id string) *sessiontree.Entry {
-	k := slices.Index(e.CallIDs, id)
+	k := ec.callPos(e, id)
 	if k < 0 {
 		return nil
 	}
@@ -226,20 +276,32 @@ func (ec *entryContext) gatherRow(i int, b *sessiontree.Body) {
 	ec.rows[i].flags |= row.flags
 }
 
-// callArgs decodes a call's message again to find the call's name and
-// arguments (for the rare result drawn apart from its call's card); found
-// is false when the message cannot be decoded or has no such call.
+// callArgs finds a call's name and arguments in its message, for a result
+// drawn apart from its call's card; found is false when the message cannot
+// be decoded or has no such call. The message is decoded once for all its
+// results (callTable): results far below their call (more than callAbove
+// looks) are all drawn apart, and decoding a message of 10,000 calls again
+// for each of its results took 85 s.
 func (ec *entryContext) callArgs(c callRef) (name string, a args, found bool) {
-	b, err := c.entry.Decode()
-	if err != nil || b.Message == nil {
+	v, _ := ec.callTables.LoadOrStore(c.entry, new(callTable))
+	t := v.(*callTable)
+	t.once.Do(func() {
+		b, err := c.entry.Decode()
+		if err != nil || b.Message == nil {
+			return
+		}
+		t.calls = map[string]callArgs{}
+		for _, blk := range b.Message.Content {
+			if _, dup := t.calls[blk.ID]; blk.Type == "toolCall" && !dup {
+				t.calls[blk.ID] = callArgs{blk.Name, blk.Arguments}
+			}
+		}
+	})
+	call, ok := t.calls[c.id]
+	if !ok {
 		return "", args{}, false
 	}
-	for _, blk := range b.Message.Content {
-		if blk.Type == "toolCall" && blk.ID == c.id {
-			return blk.Name, decodeArgs(blk.Arguments), true
-		}
-	}
-	return "", args{}, false
+	return call.name, decodeArgs(call.raw), true
 }
 
 // row computes the tree row text and the filter flags of an entry, with
@@ -394,16 +456,117 @@ func isBase64(s string) bool {
 	return err == nil
 }
 
-// prettyJSON indents raw JSON for display; invalid JSON is returned as is.
+// MaxIndentDepth is the deepest level of nested JSON that prettyJSON
+// indents; what is nested deeper is written compactly, on the line of the
+// value it is in. Each indented line holds two spaces a level: indenting
+// every level made the page's size the square of the nesting (20 KB of
+// 9,990 nested arrays was a 200 MB page, 11 s), while sessions nest five
+// levels deep at most (every session in testdata and ../shared). Past 16
+// levels a line holds at most 32 spaces, so the page grows with the JSON,
+// not its square.
+const MaxIndentDepth = 16
+
+// prettyJSON indents raw JSON for display, two spaces a level down to
+// MaxIndentDepth; invalid JSON is returned as is.
 func prettyJSON(raw jsontext.Value) string {
 	if len(raw) == 0 {
 		return ""
 	}
 	v := jsontext.Value(append([]byte(nil), raw...))
-	if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
+	if !deeperThan(raw, MaxIndentDepth) {
+		if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
+			return string(raw)
+		}
+		return string(v)
+	}
+	// Compact, with the same options as Indent: strings are written the
+	// same way, and the same JSON is refused. Then indented down to the
+	// bound (FuzzIndentCompact holds indentCompact to Indent above it).
+	if err := v.Compact(); err != nil {
 		return string(raw)
 	}
-	return string(v)
+	return string(indentCompact(v, MaxIndentDepth))
+}
+
+// deeperThan reports whether raw (JSON, or what is taken for it) nests
+// arrays and objects more than depth levels deep.
+func deeperThan(raw []byte, depth int) bool {
+	d := 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			// Skip the string: to its closing quote, past escapes.
+			for i++; i < len(raw) && raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			if d++; d > depth {
+				return true
+			}
+		case ']', '}':
+			d--
+		}
+	}
+	return false
+}
+
+// indentCompact indents compact JSON (jsontext's Compact) as Indent with
+// two spaces does, but only the values within depth levels: a value nested
+// deeper is written compactly.
+func indentCompact(v []byte, depth int) []byte {
+	out := make([]byte, 0, len(v)+len(v)/2)
+	newline := func(level int) {
+		out = append(out, '\n')
+		for range level {
+			out = append(out, "  "...)
+		}
+	}
+	d := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '"':
+			j := i + 1
+			for j < len(v) && v[j] != '"' {
+				if v[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			out = append(out, v[i:j+1]...)
+			i = j
+		case '[', '{':
+			out = append(out, c)
+			if i+1 < len(v) && (v[i+1] == ']' || v[i+1] == '}') {
+				out = append(out, v[i+1]) // empty: "[]", "{}"
+				i++
+				continue
+			}
+			if d++; d <= depth {
+				newline(d)
+			}
+		case ']', '}':
+			if d <= depth {
+				newline(d - 1)
+			}
+			d--
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			if d <= depth {
+				newline(d)
+			}
+		case ':':
+			out = append(out, c)
+			if d <= depth {
+				out = append(out, ' ')
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func formatTime(e *sessiontree.Entry) string {
