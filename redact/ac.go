@@ -1,3 +1,6 @@
+// The keyword automaton: a case-insensitive Aho-Corasick automaton over
+// byte classes, compiled to a full DFA, and its four-way interleaved scan.
+
 package redact
 
 // acMatcher is a case-insensitive Aho-Corasick automaton compiled to a full
@@ -33,11 +36,36 @@ func lowerByte(b byte) byte {
 
 // newACMatcher compiles keywords (matched ASCII case-insensitively).
 func newACMatcher(keywords []string) *acMatcher {
-	// Byte classes: one per distinct (lower-cased) keyword byte, 0 for the
-	// rest. The trie is built over classes, not bytes: a quarter of the
-	// memory and of the work.
-	var class [256]uint8
-	nClass := 1
+	class, nClass := byteClasses(keywords)
+	nodes, kwLen, maxLen := buildTrie(keywords, &class)
+	linkTrie(nodes, nClass)
+	newID, firstOut := renumber(nodes)
+	n := len(nodes)
+	m := &acMatcher{
+		class:    class,
+		trans:    new([1 << transBits]uint16),
+		firstOut: uint16(firstOut),
+		outs:     make([][]int32, n-int(firstOut)),
+		kwLen:    kwLen,
+		maxLen:   maxLen,
+	}
+	for i, nd := range nodes {
+		id := newID[i]
+		for c := 0; c < nClass; c++ {
+			m.trans[int(id)<<classBits|c] = uint16(newID[nd.next[c]])
+		}
+		if len(nd.out) > 0 {
+			m.outs[id-firstOut] = nd.out
+		}
+	}
+	return m
+}
+
+// byteClasses: one class per distinct (lower-cased) keyword byte, 0 for
+// the rest. The trie is built over classes, not bytes: a quarter of the
+// memory and of the work.
+func byteClasses(keywords []string) (class [256]uint8, nClass int) {
+	nClass = 1
 	for _, kw := range keywords {
 		for i := 0; i < len(kw); i++ {
 			c := lowerByte(kw[i])
@@ -53,21 +81,30 @@ func newACMatcher(keywords []string) *acMatcher {
 	for c := 'A'; c <= 'Z'; c++ {
 		class[c] = class[c+'a'-'A']
 	}
-	type node struct {
-		next [1 << classBits]int32
-		fail int32
-		out  []int32
+	return class, nClass
+}
+
+// acNode is a state of the automaton while it is built.
+type acNode struct {
+	next [1 << classBits]int32
+	fail int32
+	out  []int32
+}
+
+func newACNode() *acNode {
+	n := &acNode{}
+	for i := range n.next {
+		n.next[i] = -1
 	}
-	newNode := func() *node {
-		n := &node{}
-		for i := range n.next {
-			n.next[i] = -1
-		}
-		return n
-	}
-	nodes := []*node{newNode()}
-	kwLen := make([]int, len(keywords))
-	maxLen := 1
+	return n
+}
+
+// buildTrie builds the trie of the keywords over byte classes, with the
+// keywords' lengths and the longest.
+func buildTrie(keywords []string, class *[256]uint8) (nodes []*acNode, kwLen []int, maxLen int) {
+	nodes = []*acNode{newACNode()}
+	kwLen = make([]int, len(keywords))
+	maxLen = 1
 	for id, kw := range keywords {
 		kwLen[id] = len(kw)
 		maxLen = max(maxLen, len(kw))
@@ -75,14 +112,19 @@ func newACMatcher(keywords []string) *acMatcher {
 		for i := 0; i < len(kw); i++ {
 			c := class[kw[i]]
 			if nodes[cur].next[c] < 0 {
-				nodes = append(nodes, newNode())
+				nodes = append(nodes, newACNode())
 				nodes[cur].next[c] = int32(len(nodes) - 1)
 			}
 			cur = nodes[cur].next[c]
 		}
 		nodes[cur].out = append(nodes[cur].out, int32(id))
 	}
-	// Breadth-first: failure links, inherited outputs and full transitions.
+	return nodes, kwLen, maxLen
+}
+
+// linkTrie sets, breadth-first, failure links, inherited outputs and full
+// transitions.
+func linkTrie(nodes []*acNode, nClass int) {
 	queue := []int32{}
 	for c := 0; c < nClass; c++ {
 		if nx := nodes[0].next[c]; nx >= 0 {
@@ -106,12 +148,16 @@ func newACMatcher(keywords []string) *acMatcher {
 			}
 		}
 	}
-	// Renumber: states without output first (root stays 0).
+}
+
+// renumber gives the states new ids, those without output first (the
+// root stays 0), and returns the first id of a state with output.
+func renumber(nodes []*acNode) (newID []int32, firstOut int32) {
 	n := len(nodes)
 	if n > 1<<stateBits {
 		panic("redact: keyword automaton too large")
 	}
-	newID := make([]int32, n)
+	newID = make([]int32, n)
 	next := int32(0)
 	for i, nd := range nodes {
 		if len(nd.out) == 0 {
@@ -119,31 +165,14 @@ func newACMatcher(keywords []string) *acMatcher {
 			next++
 		}
 	}
-	firstOut := next
+	firstOut = next
 	for i, nd := range nodes {
 		if len(nd.out) > 0 {
 			newID[i] = next
 			next++
 		}
 	}
-	m := &acMatcher{
-		class:    class,
-		trans:    new([1 << transBits]uint16),
-		firstOut: uint16(firstOut),
-		outs:     make([][]int32, n-int(firstOut)),
-		kwLen:    kwLen,
-		maxLen:   maxLen,
-	}
-	for i, nd := range nodes {
-		id := newID[i]
-		for c := 0; c < nClass; c++ {
-			m.trans[int(id)<<classBits|c] = uint16(newID[nd.next[c]])
-		}
-		if len(nd.out) > 0 {
-			m.outs[id-firstOut] = nd.out
-		}
-	}
-	return m
+	return newID, firstOut
 }
 
 // scan calls hit(keywordID, start) for every keyword occurrence in s

@@ -1,3 +1,5 @@
+// The benchmark: Redact on the exporter benchmarks' generated session.
+
 package redact
 
 import (

@@ -1,3 +1,6 @@
+// The corpus: fake secrets of every kind, made from a seeded generator,
+// each in the text that makes it recognisable.
+
 package redact
 
 import (
@@ -76,15 +79,33 @@ func (g *fakeGen) pemBlock(label string, lines int) string {
 
 // corpus returns one or more fake secrets of every kind the rules know.
 func corpus(seed uint64) []planted {
-	g := newFakeGen(seed)
-	var ps []planted
-	add := func(kind, secret, text string) {
-		if text == "" {
-			text = secret
-		}
-		ps = append(ps, planted{kind, secret, text})
+	c := &corpusBuilder{g: newFakeGen(seed)}
+	c.platformTokens()
+	c.structures()
+	c.serviceTokens()
+	c.inContext()
+	return c.ps
+}
+
+// corpusBuilder collects the planted secrets, in the order the generator
+// makes them.
+type corpusBuilder struct {
+	g  *fakeGen
+	ps []planted
+}
+
+func (c *corpusBuilder) add(kind, secret, text string) {
+	if text == "" {
+		text = secret
 	}
-	s := ""
+	c.ps = append(c.ps, planted{kind, secret, text})
+}
+
+// platformTokens: the prefixed tokens of AWS, GitHub, GitLab, Slack,
+// Stripe, the sk- family, Google and Azure.
+func (c *corpusBuilder) platformTokens() {
+	g, add := c.g, c.add
+	var s string
 	// AWS
 	s = "AKIA" + g.str(csUpper+"234567", 16)
 	add("aws-access-key", s, "aws_access_key_id = "+s)
@@ -147,6 +168,12 @@ func corpus(seed uint64) []planted {
 	add("azure-storage-key", s, "DefaultEndpointsProtocol=https;AccountName=ledgerstore;AccountKey="+s+";EndpointSuffix=core.windows.net")
 	s = g.str(csB64, 43) + "="
 	add("azure-shared-access-key", s, "Endpoint=sb://ledger.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey="+s)
+}
+
+// structures: JWTs, private key blocks and URLs with a password.
+func (c *corpusBuilder) structures() {
+	g, add := c.g, c.add
+	var s string
 	// JWT
 	s = g.b64url(`{"alg":"HS256","typ":"JWT"}`) + "." + g.b64url(fmt.Sprintf(`{"sub":"%s","name":"Dev","iat":1516239022}`, g.digits(10))) + "." + g.str(csB64URL, 43)
 	add("jwt", s, "session cookie: "+s)
@@ -166,6 +193,14 @@ func corpus(seed uint64) []planted {
 	add("database-url", s, "mysql://root:"+s+"@127.0.0.1:3306/app")
 	s = g.str(csAlnum, 24)
 	add("url-credentials", s, "pip install --index-url https://deploy:"+s+"@pypi.internal.example/simple pkg")
+}
+
+// serviceTokens: registries, Twilio, SendGrid, Mailgun, Discord,
+// Telegram, Heroku, DigitalOcean, Hugging Face, Shopify, Square, Datadog,
+// other AI providers, age.
+func (c *corpusBuilder) serviceTokens() {
+	g, add := c.g, c.add
+	var s string
 	// Registries
 	s = "npm_" + g.str(csAlnum, 36)
 	add("npm-token", s, "//registry.npmjs.org/:_authToken="+s)
@@ -213,6 +248,13 @@ func corpus(seed uint64) []planted {
 	add("xai-key", s, "xai "+s)
 	s = "AGE-SECRET-KEY-1" + g.str(csBech32U, 58)
 	add("age-secret-key", s, "# created: 2026-01-15\n"+s)
+}
+
+// inContext: Authorization headers, Vault tokens, command lines, Kubernetes
+// and Docker configuration, a bare Discord token and the generic rule.
+func (c *corpusBuilder) inContext() {
+	g, add := c.g, c.add
+	var s string
 	// Authorization headers
 	s = g.str(csB64URL, 40)
 	add("bearer-token", s, "curl -H \"Authorization: Bearer "+s+"\" https://api.example.com/v1/me")
@@ -253,5 +295,4 @@ func corpus(seed uint64) []planted {
 	add("generic-secret", s, `{"client_secret": "`+s+`", "client_id": "ledger-web"}`)
 	s = g.str(csHex, 40)
 	add("generic-secret", s, "SESSION_SECRET="+s)
-	return ps
 }

@@ -15,26 +15,29 @@
 //
 // Rules. Two tables, run by one keyword automaton:
 //
-//   - Our own (rules.go, allKinds: 55 kinds), hand-written matchers
-//     anchored at a keyword: the common vendor prefixes (AKIA, ghp_, glpat-,
-//     xoxb-, sk-, AIza, hvs., ...), structures (JWTs, PEM and PGP private
-//     keys, URLs with passwords, Authorization headers, Azure connection
-//     strings), command lines (curl -u and -H, mysql -p, docker login -p,
-//     sshpass, redis-cli -a, PGPASSWORD=, --password=), Kubernetes Secrets'
-//     data and stringData, Docker config auths, Discord bot tokens with no
-//     keyword (their first part decodes to the bot's numeric id), and the
-//     generic rule: a value after a name holding key, token, secret,
-//     password, creds, auth, ... in the forms code and configuration use
-//     (= : := ::= ?= .= => || , the Go `var x string =`, XML elements,
-//     setProperty("NAME", "v")), if it is 16 to 1024 characters, mixes
-//     letters and digits, has more than 3.5 bits of entropy a character
-//     (3 for hex) and is not an identifier, path, URL or call.
-//   - gitleaks' default rules (gitleaks.go: 215 of its 222, their ids as
-//     kinds), from its Go module's config package, so that its maintainers'
-//     work on vendor formats reaches us with a version bump. Where one of
-//     ours and one of gitleaks' find the same text, ours wins, so the kinds
-//     users know stay (aws-access-key, not aws-access-token). gitleaksOwn
-//     lists the rules replaced by one of ours, and why.
+//   - Our own (table.go, allKinds: 55 kinds; the matchers in tokens.go,
+//     structures.go, cli.go, kubernetes.go and assign.go), hand-written
+//     matchers anchored at a keyword: the common vendor prefixes (AKIA,
+//     ghp_, glpat-, xoxb-, sk-, AIza, hvs., ...), structures (JWTs, PEM and
+//     PGP private keys, URLs with passwords, Authorization headers, Azure
+//     connection strings), command lines (curl -u and -H, mysql -p, docker
+//     login -p, sshpass, redis-cli -a, PGPASSWORD=, --password=),
+//     Kubernetes Secrets' data and stringData, Docker config auths, Discord
+//     bot tokens with no keyword (their first part decodes to the bot's
+//     numeric id), and the generic rule: a value after a name holding key,
+//     token, secret, password, creds, auth, ... in the forms code and
+//     configuration use (= : := ::= ?= .= => || , the Go `var x string =`,
+//     XML elements, setProperty("NAME", "v")), if it is 16 to 1024
+//     characters, mixes letters and digits, has more than 3.5 bits of
+//     entropy a character (3 for hex) and is not an identifier, path, URL
+//     or call.
+//   - gitleaks' default rules (gitleaks.go, run by vendorrule.go and
+//     anchoring.go: 215 of its 222, their ids as kinds), from its Go
+//     module's config package, so that its maintainers' work on vendor
+//     formats reaches us with a version bump. Where one of ours and one of
+//     gitleaks' find the same text, ours wins, so the kinds users know stay
+//     (aws-access-key, not aws-access-token). gitleaksOwn lists the rules
+//     replaced by one of ours, and why.
 //
 // Detection. A case-insensitive Aho-Corasick automaton (one table lookup per
 // byte, 1,550 states) finds the keywords of both tables. Each hit runs its

@@ -1,3 +1,7 @@
+// Tests by family: assignment forms, bare vendor formats, command lines,
+// Kubernetes and Docker configuration, placeholders, non-secret names,
+// gitleaks' configuration and rules.
+
 package redact
 
 import (

@@ -1,3 +1,7 @@
+// The API (New, Redact, Text, Finding, Report) and the pipeline around the
+// rules: the input cut into units, scanned in parallel by workers, the
+// candidates of each string resolved, the secrets numbered and replaced.
+
 package redact
 
 import (
@@ -70,24 +74,24 @@ func New() (*Redactor, error) {
 	}
 	vendor := vendorRules(cfg, exprs)
 	r := &Redactor{rules: append(rules, vendor...), assigns: assigns, nVendor: len(vendor)}
-	rules = r.rules
-	var kws []string
-	for i, ru := range rules {
-		for _, kw := range ru.keywords {
-			kws = append(kws, kw)
-			r.kwRule = append(r.kwRule, i)
-		}
-	}
+	var kws, akws []string
+	kws, r.kwRule = keywordTable(r.rules, func(ru rule) []string { return ru.keywords })
 	r.ac = newACMatcher(kws)
-	var akws []string
-	for i, ar := range assigns {
-		for _, kw := range ar.keywords {
-			akws = append(akws, kw)
-			r.keyRule = append(r.keyRule, i)
-		}
-	}
+	akws, r.keyRule = keywordTable(assigns, func(ar assignRule) []string { return ar.keywords })
 	r.keyAC = newACMatcher(akws)
 	return r, nil
+}
+
+// keywordTable lists the keywords of items, in order, with the index of
+// the item each one belongs to.
+func keywordTable[T any](items []T, keywords func(T) []string) (kws []string, owner []int) {
+	for i, it := range items {
+		for _, kw := range keywords(it) {
+			kws = append(kws, kw)
+			owner = append(owner, i)
+		}
+	}
+	return kws, owner
 }
 
 // appendNew appends the allowlists of add not in als already.
@@ -424,20 +428,4 @@ func pureBase64(raw []byte) bool {
 		return false
 	}
 	return true
-}
-
-// allKinds: every rule id of our own table (sorted). The gitleaks rules
-// add their ids (vendorRules).
-var allKinds = []string{
-	"age-secret-key", "anthropic-key", "aws-access-key", "aws-secret-key", "azure-shared-access-key",
-	"azure-storage-key", "basic-auth", "bearer-token", "cli-password", "curl-auth-header", "curl-auth-user",
-	"database-url", "datadog-api-key", "digitalocean-token", "discord-bot-token", "discord-webhook",
-	"docker-config-auth", "generic-secret", "github-app-token", "github-oauth", "github-pat",
-	"github-refresh-token", "gitlab-pat", "gitlab-token", "google-api-key", "google-oauth-secret",
-	"google-oauth-token", "groq-key", "heroku-key", "huggingface-token", "jwt", "kubernetes-secret",
-	"mailgun-key", "npm-token", "openai-key", "openrouter-key", "private-key", "pypi-token",
-	"sendgrid-key", "shopify-token", "sk-api-key", "slack-app-token", "slack-token", "slack-webhook",
-	"square-token", "stripe-key", "stripe-webhook-secret", "telegram-bot-token", "twilio-account-sid",
-	"twilio-api-key", "twilio-auth-token", "url-credentials", "vault-batch-token", "vault-service-token",
-	"xai-key",
 }

@@ -1,3 +1,7 @@
+// Tests of the pipeline: the corpus planted in every field of a session,
+// ordinary text left alone, documents, broken lines, escapes, numbering,
+// parallel and serial runs alike.
+
 package redact
 
 import (
@@ -263,8 +267,19 @@ func testSessionCorpus(t *testing.T, seed uint64) {
 		}
 	}
 
-	inLines := bytes.Split(bytes.TrimSuffix(in, []byte("\n")), []byte("\n"))
-	outLines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+	inLines, outLines := checkCorpusLines(t, in, out, ps, want)
+	checkCorpusIDs(t, inLines, outLines)
+	checkCorpusReport(t, rep, want)
+	checkCorpusMarkers(t, rep, out, ps, repeat)
+}
+
+// checkCorpusLines: as many lines out as in, each valid JSON; a line with
+// no secret unchanged, one with secrets changed only by markers. It
+// returns the lines.
+func checkCorpusLines(t *testing.T, in, out []byte, ps []planted, want []expectFinding) (inLines, outLines [][]byte) {
+	t.Helper()
+	inLines = bytes.Split(bytes.TrimSuffix(in, []byte("\n")), []byte("\n"))
+	outLines = bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
 	if len(inLines) != len(outLines) {
 		t.Fatalf("%d lines in, %d out", len(inLines), len(outLines))
 	}
@@ -288,8 +303,12 @@ func testSessionCorpus(t *testing.T, seed uint64) {
 		decode(t, outLines[i], &b)
 		chk.walk(t, fmt.Sprintf("line %d", i+1), a, b)
 	}
+	return inLines, outLines
+}
 
-	// The header and the ids are intact.
+// checkCorpusIDs: the header and the ids are intact.
+func checkCorpusIDs(t *testing.T, inLines, outLines [][]byte) {
+	t.Helper()
 	var h0, h1 map[string]any
 	decode(t, inLines[0], &h0)
 	decode(t, outLines[0], &h1)
@@ -309,8 +328,11 @@ func testSessionCorpus(t *testing.T, seed uint64) {
 			t.Errorf("line %d: id/parentId/type changed", i+1)
 		}
 	}
+}
 
-	// The report: one finding per planted occurrence, on its line.
+// checkCorpusReport: one finding per planted occurrence, on its line.
+func checkCorpusReport(t *testing.T, rep Report, want []expectFinding) {
+	t.Helper()
 	got := map[expectFinding]int{}
 	for _, f := range rep.Findings {
 		got[expectFinding{f.Line, f.Kind}]++
@@ -335,9 +357,12 @@ func testSessionCorpus(t *testing.T, seed uint64) {
 	if !sort.SliceIsSorted(rep.Findings, func(i, j int) bool { return rep.Findings[i].Line < rep.Findings[j].Line }) {
 		t.Error("findings not in input order")
 	}
+}
 
-	// The same secret in two places: same marker. Different secrets of a
-	// kind: different numbers, counted in Kinds.
+// checkCorpusMarkers: the same secret in two places, same marker.
+// Different secrets of a kind: different numbers, counted in Kinds.
+func checkCorpusMarkers(t *testing.T, rep Report, out []byte, ps []planted, repeat [2]int) {
+	t.Helper()
 	markerAt := func(line int) string {
 		for _, f := range rep.Findings {
 			if f.Line == line && f.Kind == "github-pat" {

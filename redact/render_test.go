@@ -1,3 +1,5 @@
+// The whole way to a rendered page: no secret of the corpus in it.
+
 package redact
 
 import (

@@ -1,3 +1,7 @@
+// The JSON scanner: the input walked as JSON values, a unit emitted for
+// every string token and, where the input is not valid JSON, for every
+// line; JSON strings decoded with a map back to their raw bytes.
+
 package redact
 
 import (
@@ -158,24 +162,10 @@ func (sc *scanner) value() bool {
 				u.flags |= uKeyEscaped
 			}
 			sc.emit(u)
-		case c == '-' || ('0' <= c && c <= '9'):
-			if !sc.number() {
-				return false
-			}
-		case c == 't':
-			if !sc.lit("true") {
-				return false
-			}
-		case c == 'f':
-			if !sc.lit("false") {
-				return false
-			}
-		case c == 'n':
-			if !sc.lit("null") {
-				return false
-			}
 		default:
-			return false
+			if !sc.scalar(c) {
+				return false
+			}
 		}
 		if !complete {
 			continue
@@ -207,6 +197,22 @@ func (sc *scanner) value() bool {
 			}
 		}
 	}
+}
+
+// scalar parses the number, true, false or null at sc.i (c: its first
+// byte).
+func (sc *scanner) scalar(c byte) bool {
+	switch {
+	case c == '-' || ('0' <= c && c <= '9'):
+		return sc.number()
+	case c == 't':
+		return sc.lit("true")
+	case c == 'f':
+		return sc.lit("false")
+	case c == 'n':
+		return sc.lit("null")
+	}
+	return false
 }
 
 // member parses `"key" :` and records the key for the value that follows.

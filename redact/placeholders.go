@@ -1,0 +1,94 @@
+// Not secrets: placeholders (values written in place of a secret),
+// made-up sequential values, and gitleaks' allowlists as applied here.
+
+package redact
+
+import (
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// placeholder: a value written in place of a secret, in documentation,
+// templates and examples: AWS's documented AKIAIOSFODNN7EXAMPLE,
+// glpat-XXXXXXXXXXXXXXXXXXXX, your_api_key_here, <token>, ${TOKEN},
+// {{ .Values.password }}, a long run of one character.
+func placeholder(v string) bool {
+	for _, p := range placeholderWords {
+		if containsFold(v, p) {
+			return true
+		}
+	}
+	// One character repeated over a third of the value (and at least 8
+	// times): AKIAXXXXXXXXXXXXXXXX, sk_live_000000000000. Random tokens
+	// have none; base64 of binary data may have short runs of A.
+	run, best := 1, 1
+	for i := 1; i < len(v); i++ {
+		if v[i] == v[i-1] {
+			run++
+			best = max(best, run)
+		} else {
+			run = 1
+		}
+	}
+	return best >= 8 && best*3 >= len(v)
+}
+
+var placeholderWords = []string{"example", "xxxx", "****", "your_", "your-", "yourapikey", "yourtoken",
+	"placeholder", "changeme", "change_me", "replace_me", "replaceme", "redacted", "${", "{{", "<", ">"}
+
+// sequential: made-up values, with 8 digits in order (12345678-ABCD-...,
+// dapi1234567890...) or 6 letters in order, one past f
+// (klmnopqrstuvwx). In random base62 either comes once in a billion
+// tokens; hex and digits are held to the longer run, since 6 digits in
+// order come once in 10^5 positions.
+func sequential(v string) bool {
+	run, pastF := 1, false
+	for i := 1; i < len(v); i++ {
+		a, b := v[i-1], v[i]
+		if b != a+1 || !isAlnum(a) || !isAlnum(b) {
+			run, pastF = 1, false
+			continue
+		}
+		run++
+		pastF = pastF || lowerByte(b) > 'f' && isLetter(b)
+		if run >= 8 || run >= 6 && pastF {
+			return true
+		}
+	}
+	return false
+}
+
+// allowlisted applies gitleaks allowlists to a finding. Paths and commits
+// do not exist here: an allowlist that needs them ("AND") never matches,
+// and in one that needs any of its checks they are ignored. Without
+// stopWords, stop words are not checked: gitleaks' generic rule has 1,446
+// (about, admin, flow, ...), found anywhere in a value, and 1 in 120
+// random 32-character tokens contains one, as do many passwords.
+func allowlisted(als []*config.Allowlist, secret, match, line string, stopWords bool) bool {
+	for _, a := range als {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		re := len(a.Regexes) > 0 && a.RegexAllowed(target)
+		sw := stopWords && len(a.StopWords) > 0
+		if sw {
+			sw, _ = a.ContainsStopWord(secret)
+		}
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			if len(a.Paths) > 0 || len(a.Commits) > 0 || len(a.Regexes) == 0 && len(a.StopWords) == 0 {
+				continue
+			}
+			if (len(a.Regexes) == 0 || re) && (len(a.StopWords) == 0 || sw || !stopWords) && (re || sw) {
+				return true
+			}
+			continue
+		}
+		if re || sw {
+			return true
+		}
+	}
+	return false
+}
