@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"os/exec"
 	"regexp"
 	"strings"
+	"testing"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -167,13 +169,9 @@ func mdProblems(md string) []string {
 				problems = append(problems, fmt.Sprintf("link %q", n.Destination))
 			}
 		case *ast.AutoLink:
-			u := string(n.URL(src))
-			if n.AutoLinkType == ast.AutoLinkEmail {
-				u = "mailto:" + u
-			}
-			if _, ok := safeLink(u); !ok {
-				problems = append(problems, fmt.Sprintf("autolink %q", u))
-			}
+			// The export writes every link of its own as [text](url):
+			// an autolink is text of the session made a link.
+			problems = append(problems, fmt.Sprintf("autolink %q", n.URL(src)))
 		}
 		return ast.WalkContinue, nil
 	})
@@ -210,14 +208,61 @@ func inOneBlock(blocks []string, want string) bool {
 	return false
 }
 
-// normalize is what the export shows of session text, stated apart from
-// the code: valid UTF-8, LF line breaks, no NUL, no final line break.
-func normalize(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	s = strings.ReplaceAll(s, "\x00", "\uFFFD")
-	return strings.TrimRight(s, "\n")
+// normalize is what the export shows of session text: valid UTF-8, LF
+// line breaks, no NUL, no terminal escapes or control characters, no
+// final line break; and for a program's output, its lines as a terminal
+// shows them. Those rules are clean's and cleanOutput's, held by
+// TestClean; the tests that use normalize check where the text goes.
+func normalize(s string) string { return strings.TrimRight(clean(s), "\n") }
+
+func normalizeOutput(s string) string { return strings.TrimRight(cleanOutput(s), "\n") }
+
+// cmark renders md with cmark-gfm, the C implementation GitHub's
+// renderer is built on, with GitHub's extensions and raw HTML passed
+// through; ok is false (the test is told why) where it is not installed:
+// it checks what goldmark, in every run, may read otherwise.
+func cmark(t testing.TB, md string) (html string, ok bool) {
+	t.Helper()
+	path, err := exec.LookPath("cmark-gfm")
+	if err != nil {
+		t.Log("cmark-gfm is not installed: the export is checked with goldmark only")
+		return "", false
+	}
+	cmd := exec.Command(path, "--unsafe", "-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tasklist", "-e", "footnotes")
+	cmd.Stdin = strings.NewReader(md)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("cmark-gfm: %v", err)
+	}
+	return string(out), true
+}
+
+// cmarkProblems renders md with cmark-gfm (when installed) and lists what
+// htmlProblems finds in its HTML, and any link it makes that the
+// Markdown does not write as one ([text](url), as goldmark reads it): an
+// extended autolink (www., http://, an address) made from text.
+func cmarkProblems(t testing.TB, md string) []string {
+	t.Helper()
+	out, ok := cmark(t, md)
+	if !ok {
+		return nil
+	}
+	problems := htmlProblems(md, out)
+	links := 0
+	src := []byte(md)
+	_ = ast.Walk(github().Parser().Parse(text.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if _, ok := n.(*ast.Link); ok && entering {
+			links++
+		}
+		return ast.WalkContinue, nil
+	})
+	if n := strings.Count(out, "<a "); n != links {
+		problems = append(problems, fmt.Sprintf("cmark-gfm makes %d links, the Markdown writes %d", n, links))
+	}
+	for i := range problems {
+		problems[i] = "cmark-gfm: " + problems[i]
+	}
+	return problems
 }
 
 func head(s string, n int) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -69,9 +70,9 @@ type block struct {
 
 // entryDoc is what one entry of the path becomes.
 type entryDoc struct {
-	id     string
-	prompt bool // a user message: kept to the last
-	blocks []block
+	id       string
+	blocks   []block
+	fixedLen int // Length of the blocks that are not parts (see fitter)
 }
 
 func (d *entryDoc) add(text string) { d.blocks = append(d.blocks, block{text: text}) }
@@ -81,12 +82,14 @@ func (d *entryDoc) addPart(p *part) {
 	d.blocks = append(d.blocks, block{p: p})
 }
 
-// entry builds the output of one entry.
-func (x *exporter) entry(e *sessiontree.Entry) *entryDoc {
+// entry builds the output of the entry at index i of the path. Entries
+// may be built in any order (the fitter builds only those it may keep).
+func (x *exporter) entry(i int) *entryDoc {
+	e := x.path[i]
 	d := &entryDoc{id: e.ID}
 	switch e.Type {
 	case sessiontree.TypeMessage:
-		x.message(d, e)
+		x.message(d, i)
 	case sessiontree.TypeCompaction:
 		d.add(x.heading(e, "Compaction"))
 		d.add("*The conversation before this point was compacted (" + tokens(e.TokensBefore) +
@@ -123,7 +126,8 @@ func (x *exporter) entry(e *sessiontree.Entry) *entryDoc {
 	return d
 }
 
-func (x *exporter) message(d *entryDoc, e *sessiontree.Entry) {
+func (x *exporter) message(d *entryDoc, i int) {
+	e := x.path[i]
 	b, err := e.Decode()
 	if err != nil || b.Message == nil {
 		x.unreadable(d, e)
@@ -132,7 +136,6 @@ func (x *exporter) message(d *entryDoc, e *sessiontree.Entry) {
 	m := b.Message
 	switch m.Role {
 	case sessiontree.RoleUser:
-		d.prompt = true
 		d.add(x.heading(e, "User"))
 		n := len(d.blocks)
 		for _, blk := range m.Content {
@@ -149,9 +152,9 @@ func (x *exporter) message(d *entryDoc, e *sessiontree.Entry) {
 			d.add("*(empty message)*")
 		}
 	case sessiontree.RoleAssistant:
-		// The calls whose results follow: a read's output is shown in
-		// its file's language.
-		clear(x.calls)
+		// Its calls, for the results that follow (see callFor).
+		calls := map[string]call{}
+		defer x.setCalls(i, calls)
 		title := "Assistant"
 		if m.Model != "" {
 			title += " (" + idSpan(m.Model) + ")"
@@ -171,7 +174,10 @@ func (x *exporter) message(d *entryDoc, e *sessiontree.Entry) {
 					d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
 				}
 			case "toolCall":
-				x.toolCall(d, blk)
+				c := x.toolCall(d, blk)
+				if blk.ID != "" {
+					calls[blk.ID] = c
+				}
 			default:
 				x.otherBlock(d, blk)
 			}
@@ -195,7 +201,12 @@ func (x *exporter) message(d *entryDoc, e *sessiontree.Entry) {
 			d.add("*(no content)*")
 		}
 	case sessiontree.RoleToolResult:
-		d.add(x.heading(e, "Tool result · "+idSpan(orString(m.ToolName, "tool"))))
+		title := "Tool result · " + idSpan(orString(m.ToolName, "tool"))
+		c, called := x.callFor(i, m.ToolCallID)
+		if called && c.what != "" {
+			title += " " + idSpan(c.what)
+		}
+		d.add(x.heading(e, title))
 		if m.IsError {
 			d.add("*The tool reported an error.*")
 		}
@@ -206,9 +217,9 @@ func (x *exporter) message(d *entryDoc, e *sessiontree.Entry) {
 				texts = append(texts, blk.Text)
 			}
 		}
-		if out := strings.TrimRight(clean(strings.Join(texts, "\n")), "\n"); strings.TrimSpace(out) != "" {
+		if out := strings.TrimRight(cleanOutput(strings.Join(texts, "\n")), "\n"); strings.TrimSpace(out) != "" {
 			lang := ""
-			if c, ok := x.calls[m.ToolCallID]; ok && c.name == "read" && !m.IsError {
+			if called && c.name == "read" && !m.IsError {
 				lang = extLanguage(c.path)
 			}
 			d.addPart(&part{class: classTool, kind: kindCode, content: out, info: lang, label: "Output", fold: true})
@@ -227,7 +238,7 @@ func (x *exporter) message(d *entryDoc, e *sessiontree.Entry) {
 	case sessiontree.RoleBashExecution:
 		d.add(x.heading(e, "User ran a command"))
 		d.addPart(&part{class: classTool, kind: kindCode, content: clean(m.Command), info: "sh", label: "Command", fold: true})
-		if out := strings.TrimRight(clean(m.Output), "\n"); strings.TrimSpace(out) != "" {
+		if out := strings.TrimRight(cleanOutput(m.Output), "\n"); strings.TrimSpace(out) != "" {
 			d.addPart(&part{class: classTool, kind: kindCode, content: out, label: "Output", fold: true})
 		}
 		var notes []string
@@ -282,17 +293,15 @@ func (x *exporter) custom(d *entryDoc, e *sessiontree.Entry, customType string, 
 
 // toolCall draws a call's name and arguments: a shell command as a
 // command, a file written as the file, anything else as JSON.
-func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) {
+func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) call {
 	d.add("**Tool call:** " + idSpan(orString(blk.Name, "tool")))
 	if len(blk.Arguments) == 0 {
-		return
+		return call{name: blk.Name}
 	}
 	args, _ := sessiontree.DecodeArguments(blk.Arguments)
+	c := makeCall(blk.Name, args)
 	cmd, isCmd := args["command"].(string)
 	p, isPath := args["path"].(string)
-	if blk.ID != "" {
-		x.calls[blk.ID] = call{name: blk.Name, path: p}
-	}
 	content, isContent := args["content"].(string)
 	switch {
 	case blk.Name == "bash" && isCmd && len(args) == 1:
@@ -303,10 +312,83 @@ func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) {
 	default:
 		d.addPart(&part{class: classTool, kind: kindCode, content: clean(prettyJSON(blk.Arguments)), info: "json", label: "Arguments", fold: true})
 	}
+	return c
 }
 
-// call is what a tool result needs of its call.
-type call struct{ name, path string }
+// call is what a tool result needs of its call: its name, the path it
+// read, and what its heading shows of it (the path, or the command).
+type call struct{ name, path, what string }
+
+func makeCall(name string, args map[string]any) call {
+	c := call{name: name}
+	cmd, isCmd := args["command"].(string)
+	p, isPath := args["path"].(string)
+	c.path, c.what = p, p
+	if isCmd && !isPath {
+		c.what = cmd
+	}
+	c.what = callSummary(c.what)
+	return c
+}
+
+// setCalls keeps the calls of the assistant message at index i. Written
+// in order (sequential), only the last message's are needed.
+func (x *exporter) setCalls(i int, calls map[string]call) {
+	if x.sequential {
+		clear(x.calls)
+	}
+	x.calls[i] = calls
+}
+
+// callFor is the call a tool result at index i of the path answers: one
+// of the last assistant message's before it (a read's output is shown in
+// its file's language, and its heading names the call).
+func (x *exporter) callFor(i int, id string) (call, bool) {
+	if x.lastAssistant == nil {
+		x.lastAssistant = make([]int, len(x.path))
+		last := -1
+		for k, e := range x.path {
+			x.lastAssistant[k] = last
+			if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleAssistant {
+				last = k
+			}
+		}
+	}
+	j := x.lastAssistant[i]
+	if j < 0 || id == "" {
+		return call{}, false
+	}
+	calls, ok := x.calls[j]
+	if !ok {
+		calls = map[string]call{}
+		if b, err := x.path[j].Decode(); err == nil && b.Message != nil {
+			for _, blk := range b.Message.Content {
+				if blk.Type == "toolCall" && blk.ID != "" {
+					args, _ := sessiontree.DecodeArguments(blk.Arguments)
+					calls[blk.ID] = makeCall(blk.Name, args)
+				}
+			}
+		}
+		x.calls[j] = calls
+	}
+	c, ok := calls[id]
+	return c, ok
+}
+
+// callSummary is a path or a command for a heading: its first line, cut
+// at 60 characters.
+func callSummary(s string) string {
+	s = strings.TrimSpace(clean(s))
+	line, rest, _ := strings.Cut(s, "\n")
+	line = strings.TrimSpace(line)
+	if utf8.RuneCountInString(line) > 60 {
+		return shorten(line, 60)
+	}
+	if strings.TrimSpace(rest) != "" {
+		line += " …"
+	}
+	return line
+}
 
 // otherBlock notes a content block that is not text: a picture as its type
 // and size, never its data.

@@ -8,9 +8,14 @@
 // written again with all its text escaped (see sanitizer), everything
 // else (prompts, tool calls and output, thinking) is in code fences that
 // nothing inside can close, and the only HTML is our own <details> and
-// <summary>. With a Limit, tool output, then thinking, then long texts
-// are shortened, then the oldest entries left out, so that the result fits
-// a bug tracker's comment, keeping every user prompt if at all possible.
+// <summary>. Text GitHub would make a link of by itself (www., a scheme,
+// an address) is written so that it stays text (see textWriter.line), and
+// fences GitHub would draw (a diagram, a map, a model, math) are shown as
+// text. Terminal escape sequences are removed, and a program's output
+// shows as a terminal shows it (see cleanOutput). With a Limit, tool output, then thinking, then long texts
+// are shortened, then entries left out, the oldest turns first, so that
+// the result fits a bug tracker's comment: the leaf and the turns before
+// it are kept, a turn's prompt before the rest of it (see fitter).
 package mdexport
 
 import (
@@ -37,8 +42,10 @@ type Options struct {
 	From *sessiontree.Entry
 
 	// Link, when set, is the address of the session's page (http or
-	// https): each entry gets a deep link Link?leafId=<leaf>&targetId=<id>
-	// (any other query parameters of Link are kept).
+	// https, with no user name or password, which every link would
+	// repeat; see CheckLink): each entry gets a deep link
+	// Link?leafId=<leaf>&targetId=<id> (any other query parameters of
+	// Link are kept).
 	Link string
 
 	// Limit, when > 0, is the most characters the result may have, as
@@ -51,9 +58,40 @@ type Options struct {
 	Omitted        []string // what the sharing flags and redaction left out, for the header
 }
 
-// ErrLimitTooSmall is returned (wrapped) when not even the header and a
-// note of what was left out fit in Options.Limit.
+// ErrLimitTooSmall is returned (wrapped, in a *LimitError) when not even
+// the header, the leaf entry and its prompt, cut as far as they go, fit
+// in Options.Limit.
 var ErrLimitTooSmall = errors.New("limit too small")
+
+// LimitError says how small Limit was, and the smallest that would do.
+type LimitError struct {
+	Limit int
+	Need  int // the smallest Limit that holds the header, the leaf entry and its prompt, cut as far as they go
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("mdexport: a limit of %d characters is too small: the header, the leaf entry and its prompt, cut as short as they go, need %d",
+		e.Limit, e.Need)
+}
+
+func (e *LimitError) Unwrap() error { return ErrLimitTooSmall }
+
+// PathError is returned when Options.From is not on the path to the leaf.
+type PathError struct {
+	From, Leaf string // ids; Leaf is "" when the session has no entries
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("mdexport: entry %q is not on the path to %q", e.From, e.Leaf)
+}
+
+// CheckLink reports what is wrong with a page's address for Options.Link,
+// if anything. The message does not repeat the address (it may hold a
+// password).
+func CheckLink(page string) error {
+	_, err := newLinker(page, "")
+	return err
+}
 
 // Write writes the conversation on the path to o.Leaf as Markdown to w.
 // The same session and options give the same bytes.
@@ -88,11 +126,16 @@ type exporter struct {
 	skip  int                  // entries of the path before From
 	links *linker
 	z     *sanitizer
-	calls map[string]call // the tool calls of the last assistant message, by id
+	// The tool calls of assistant messages, by index on the path and by
+	// call id, as tool results need them; and for each entry the index
+	// of the last assistant message before it (see callFor).
+	calls         map[int]map[string]call
+	lastAssistant []int
+	sequential    bool // entries are built in order, each once (writeAll)
 }
 
 func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
-	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), calls: map[string]call{}}
+	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), calls: map[int]map[string]call{}}
 	if o.Leaf != nil {
 		if x.leaf = s.Entry(o.Leaf.ID); x.leaf == nil {
 			return nil, fmt.Errorf("mdexport: leaf %q is not in the session", o.Leaf.ID)
@@ -109,11 +152,11 @@ func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
 			}
 		}
 		if i < 0 {
-			leafID := "(none)"
+			leafID := ""
 			if x.leaf != nil {
 				leafID = x.leaf.ID
 			}
-			return nil, fmt.Errorf("mdexport: entry %q is not on the path to %q", o.From.ID, leafID)
+			return nil, &PathError{From: o.From.ID, Leaf: leafID}
 		}
 		x.path, x.skip = full[i:], i
 	}
@@ -124,7 +167,7 @@ func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
 		}
 		l, err := newLinker(o.Link, leafID)
 		if err != nil {
-			return nil, fmt.Errorf("mdexport: %w", err)
+			return nil, fmt.Errorf("mdexport: link: %w", err)
 		}
 		x.links = l
 	}
@@ -135,8 +178,9 @@ func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
 func (x *exporter) writeAll(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString(x.header(cuts{}))
-	for _, e := range x.path {
-		for _, b := range x.entry(e).blocks {
+	x.sequential = true
+	for i := range x.path {
+		for _, b := range x.entry(i).blocks {
 			bw.WriteString("\n\n")
 			bw.WriteString(x.draw(b, -1))
 		}
@@ -153,8 +197,10 @@ type cuts struct {
 	limit                         int
 	tool, thinking, text, prompts int // parts shortened, by class
 	entries                       int // entries left out
+	gaps                          int // runs of them, each one note
 	promptsLeftOut                int // of which user prompts
-	promptsTotal                  int
+	promptsTotal                  int // on the path
+	entriesTotal                  int
 }
 
 func (c cuts) any() bool {
@@ -229,6 +275,8 @@ func (x *exporter) header(c cuts) string {
 		item("Left out", strings.Join(left, "; "))
 	}
 	if c.any() {
+		// Every count is a number or a plural form, never longer for a
+		// smaller count: the fitter reserves room for the largest.
 		var what []string
 		if c.tool > 0 {
 			what = append(what, plural(c.tool, "tool input or output", "tool inputs and outputs"))
@@ -242,24 +290,18 @@ func (x *exporter) header(c cuts) string {
 		if c.prompts > 0 {
 			what = append(what, "**"+plural(c.prompts, "user prompt", "user prompts")+"**")
 		}
-		v := ""
+		var v []string
 		if len(what) > 0 {
-			v = strings.Join(what, ", ") + " shortened"
+			v = append(v, list(what)+" shortened")
 		}
 		if c.entries > 0 {
-			if v != "" {
-				v += "; "
-			}
-			v += plural(c.entries, "entry", "entries") + " left out (the oldest; each gap is marked)"
-		}
-		if c.prompts > 0 || c.promptsLeftOut > 0 {
-			v += "; **user prompts were shortened"
+			s := thousands(c.entries) + " of " + plural(c.entriesTotal, "entry", "entries") + " left out"
 			if c.promptsLeftOut > 0 {
-				v += " and " + thousands(c.promptsLeftOut) + " of " + thousands(c.promptsTotal) + " left out"
+				s += " (**" + thousands(c.promptsLeftOut) + " of " + plural(c.promptsTotal, "user prompt", "user prompts") + "**)"
 			}
-			v += "**"
+			v = append(v, s+", a note where each run of them was")
 		}
-		item("Shortened to fit "+thousands(c.limit)+" characters", v+"; see the full session")
+		item("Shortened to fit "+thousands(c.limit)+" characters", strings.Join(v, "; ")+"; see the full session")
 	}
 	made := "canopy"
 	if x.o.Version != "" {
@@ -267,6 +309,14 @@ func (x *exporter) header(c cuts) string {
 	}
 	item("Exported by", made+" (`canopy export --format markdown`)")
 	return sb.String()
+}
+
+// list joins items as a sentence does: "a", "a and b", "a, b and c".
+func list(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // tokens writes a count read from the session, whatever its value.
@@ -298,11 +348,7 @@ func (x *exporter) draw(b block, limit int) string {
 	if p == nil {
 		return b.text
 	}
-	if !p.drawn {
-		p.full = x.drawPart(p, p.content, 0)
-		p.fullLen = Length(p.full)
-		p.drawn = true
-	}
+	x.drawFull(p)
 	if limit < 0 || p.size <= limit {
 		return p.full
 	}
@@ -312,6 +358,15 @@ func (x *exporter) draw(b block, limit int) string {
 	}
 	// Cutting saves nothing: a short part is shorter than the note.
 	return p.full
+}
+
+// drawFull draws p in full, once.
+func (x *exporter) drawFull(p *part) {
+	if !p.drawn {
+		p.full = x.drawPart(p, p.content, 0)
+		p.fullLen = Length(p.full)
+		p.drawn = true
+	}
 }
 
 // drawPart draws a part's text (all of it, or its start when removed > 0).

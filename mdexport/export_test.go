@@ -134,11 +134,11 @@ func pathTexts(t testing.TB, s *sessiontree.Session, from, leaf *sessiontree.Ent
 				}
 			}
 		case sessiontree.RoleToolResult:
-			if out := normalize(strings.Join(texts, "\n")); strings.TrimSpace(out) != "" {
+			if out := normalizeOutput(strings.Join(texts, "\n")); strings.TrimSpace(out) != "" {
 				outputs = append(outputs, out)
 			}
 		case sessiontree.RoleBashExecution:
-			if out := normalize(b.Message.Output); strings.TrimSpace(out) != "" {
+			if out := normalizeOutput(b.Message.Output); strings.TrimSpace(out) != "" {
 				outputs = append(outputs, out)
 			}
 		}
@@ -161,7 +161,7 @@ func TestSafe(t *testing.T) {
 		{"limit 6000", Options{Limit: 6000}},
 		{"limit 30000", Options{Limit: 30000}},
 	}
-	for _, file := range []string{hostileFixture, legacyHostile, demoFixture} {
+	for _, file := range []string{hostileFixture, legacyHostile, demoFixture, autolinkFixture, viewerFixture} {
 		for _, opt := range options {
 			t.Run(file[strings.LastIndexByte(file, '/')+1:]+"/"+opt.name, func(t *testing.T) {
 				s := load(t, file)
@@ -176,13 +176,20 @@ func TestSafe(t *testing.T) {
 				if opt.o.Limit > 0 && Length(md) > opt.o.Limit {
 					t.Errorf("%d characters, over the limit of %d", Length(md), opt.o.Limit)
 				}
+				for _, p := range cmarkProblems(t, md) {
+					t.Error(p)
+				}
 				blocks := codeBlocks(out)
 				prompts, outputs := pathTexts(t, s, nil, s.Leaf)
-				shortened := strings.Contains(md, "user prompts were shortened")
+				r := readReport(t, md)
+				missing := 0
 				for _, p := range prompts {
-					if !inOneBlock(blocks, p) && !shortened {
-						t.Errorf("prompt not in one code block: %q", head(p, 80))
+					if !inOneBlock(blocks, p) {
+						missing++
 					}
+				}
+				if missing > r.prompts+r.promptsLeftOut {
+					t.Errorf("%d prompts not whole in one code block; the header says %d shortened and %d left out", missing, r.prompts, r.promptsLeftOut)
 				}
 				if opt.o.Limit == 0 {
 					for _, o := range outputs {
@@ -651,164 +658,6 @@ func TestDeterministic(t *testing.T) {
 		if a != b {
 			t.Errorf("two exports with %+v differ", o)
 		}
-	}
-}
-
-// generated is a generated session of at least size bytes.
-func generated(t testing.TB, size int) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	for n := size / 800; ; n += n / 4 {
-		buf.Reset()
-		if err := sessiongen.Generate(&buf, sessiongen.Config{Entries: n, Shape: sessiongen.ShapeBranched, Seed: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if buf.Len() >= size {
-			return buf.Bytes()
-		}
-	}
-}
-
-// TestLimitLarge exports a 1 MB session into GitHub's 65,536 characters.
-func TestLimitLarge(t *testing.T) {
-	data := generated(t, 1<<20)
-	s := loadBytes(t, data)
-	const limit = 65536
-	md := export(t, s, Options{Limit: limit, Link: "https://x.example/big.html"})
-	if n := Length(md); n > limit {
-		t.Fatalf("%d characters, over %d", n, limit)
-	}
-	t.Logf("%d bytes of session, %d entries on the path: %d characters of Markdown", len(data), len(s.Path(s.Leaf)), Length(md))
-	out := githubHTML(md)
-	for _, p := range htmlProblems(md, out) {
-		t.Error(p)
-	}
-	prompts, _ := pathTexts(t, s, nil, s.Leaf)
-	blocks := codeBlocks(out)
-	shortened := strings.Contains(md, "user prompts were shortened")
-	missing := 0
-	for _, p := range prompts {
-		if !inOneBlock(blocks, p) {
-			missing++
-		}
-	}
-	if missing > 0 && !shortened {
-		t.Errorf("%d of %d prompts missing, and the header does not say prompts were shortened", missing, len(prompts))
-	}
-	if shortened {
-		t.Logf("prompts shortened (%d of %d not whole)", missing, len(prompts))
-	}
-	if !strings.Contains(md, "- **Shortened to fit 65,536 characters:**") {
-		t.Error("the header does not say the export was shortened")
-	}
-}
-
-// TestLimitOrder lowers the limit step by step and checks what is cut,
-// in order: tool output, then thinking, then texts, then the oldest
-// entries, then prompts; and that a stage keeps what later stages cut.
-func TestLimitOrder(t *testing.T) {
-	bigOut := strings.Repeat("tool output\n", 400)
-	bigThink := strings.Repeat("thinking hard ", 300)
-	bigText := strings.TrimSpace(strings.Repeat("A long answer. ", 300))
-	data := session(
-		user("first prompt"),
-		assistant(thinkingBlock(bigThink), textBlock(bigText), callBlock("c1", "bash", map[string]any{"command": "run"})),
-		result("c1", "bash", bigOut),
-		user("second prompt "+strings.Repeat("please ", 30)),
-		assistant(textBlock("short answer")),
-	)
-	s := loadBytes(t, data)
-	full := Length(export(t, s, Options{}))
-	stages := []string{"nothing", "tool output", "thinking", "text", "entries", "prompts"}
-	seen := map[int]bool{}
-	last := 0
-	for limit := full; limit > 0; limit -= max(20, limit/50) {
-		var buf bytes.Buffer
-		err := Write(&buf, s, Options{Limit: limit})
-		if errors.Is(err, ErrLimitTooSmall) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		md := buf.String()
-		if n := Length(md); n > limit {
-			t.Fatalf("at %d: %d characters", limit, n)
-		}
-		line := ""
-		for _, l := range strings.Split(md, "\n") {
-			if strings.HasPrefix(l, "- **Shortened") {
-				line = l
-			}
-		}
-		stage := 0
-		switch {
-		case strings.Contains(line, "user prompts were shortened"):
-			stage = 5
-		case strings.Contains(line, "left out (the oldest"):
-			stage = 4
-		case strings.Contains(line, " text"):
-			stage = 3
-		case strings.Contains(line, "thinking block"):
-			stage = 2
-		case strings.Contains(line, "tool input"):
-			stage = 1
-		}
-		if stage < last {
-			t.Errorf("at %d: %s cut, after %s at a larger limit", limit, stages[stage], stages[last])
-		}
-		last, seen[stage] = stage, true
-		if stage <= 1 && !(strings.Contains(md, bigText) && strings.Contains(md, bigThink[:100])) {
-			t.Errorf("at %d: thinking or text cut with tool output only (%s)", limit, line)
-		}
-		if stage <= 2 && !strings.Contains(md, bigText) {
-			t.Errorf("at %d: text cut before thinking (%s)", limit, line)
-		}
-		if stage <= 4 && !(strings.Contains(md, "first prompt") && strings.Contains(md, "second prompt "+strings.Repeat("please ", 30))) {
-			t.Errorf("at %d: a prompt cut (%s)", limit, line)
-		}
-		if strings.Contains(md, "Command left out") {
-			t.Errorf("at %d: a command shorter than its note was cut", limit)
-		}
-		for _, p := range htmlProblems(md, githubHTML(md)) {
-			t.Errorf("at %d: %s", limit, p)
-		}
-	}
-	for i, name := range stages {
-		if !seen[i] {
-			t.Errorf("no limit cut %s", name)
-		}
-	}
-}
-
-// TestLimitPrompts: prompts longer than the limit allows are shortened,
-// each keeps its start, and the header says so.
-func TestLimitPrompts(t *testing.T) {
-	var entries []map[string]any
-	for i := range 30 {
-		entries = append(entries, user(fmt.Sprintf("prompt %d: %s", i, strings.Repeat("words ", 1000))), assistant(textBlock("ok")))
-	}
-	s := loadBytes(t, session(entries...))
-	md := export(t, s, Options{Limit: 20000})
-	if n := Length(md); n > 20000 {
-		t.Fatalf("%d characters", n)
-	}
-	if !strings.Contains(md, "**user prompts were shortened**") {
-		t.Error("the header does not say prompts were shortened")
-	}
-	for i := range 30 {
-		if !strings.Contains(md, fmt.Sprintf("prompt %d: words words", i)) {
-			t.Errorf("prompt %d lost its start", i)
-		}
-	}
-}
-
-func TestLimitTooSmall(t *testing.T) {
-	s := load(t, demoFixture)
-	var buf bytes.Buffer
-	err := Write(&buf, s, Options{Limit: 200})
-	if !errors.Is(err, ErrLimitTooSmall) {
-		t.Fatalf("error %v, want ErrLimitTooSmall", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"flag"
 	"os"
 	"strconv"
 	"strings"
@@ -26,6 +27,12 @@ func FuzzWrite(f *testing.F) {
 		"a\r\nb\rc\x00d", "\xff\xfe broken", "- a\n  - b\n    > c\n    > ```\n    > <b>", "| a |\n|---|\n| <b> |",
 		"\\<b>", "* * *", "    <pre>", "x\n===", "[a](<https://x.example/a b>)", strings.Repeat("> ", 30) + "x\ny",
 		strings.Repeat("*", 200) + "x" + strings.Repeat("*", 200), "<summary>x</summary>", "&#x3C;script&#x3E;",
+		// GitHub's extended autolinks before raw HTML, terminal escapes,
+		// bidi controls, nested emphasis, adjacent lists, live viewers.
+		"x www.evil.com<img src=x onerror=alert(1)>", "www&#46;x.io<b>", "http://x.io<svg onload=alert(1)>",
+		"a@b.co<b> xmpp:e@f.co/r<b> mailto:c@d.co", "\x1b[31mred\x1b[0m\rover\x1b]8;;javascript:x\x1b\\y",
+		"\u202eevil\u2066x\u2069", "_*a*_ *a*_b_ **a**__b__", "* a\n\n- b\n\n1. c\n\n1) d",
+		"```mermaid\ngraph TD\n```\n\n```math\nx\n```", "$x$ $$y$$ $`z`$",
 	} {
 		f.Add(s)
 	}
@@ -95,6 +102,14 @@ func FuzzWrite(f *testing.F) {
 			for _, p := range htmlProblems(md, out) {
 				t.Errorf("HTML: %s", p)
 			}
+			if !fuzzing() {
+				// The seeds, in every test run, also with cmark-gfm
+				// (where installed): a process per input is too slow
+				// for fuzzing.
+				for _, p := range cmarkProblems(t, md) {
+					t.Error(p)
+				}
+			}
 			if o.Limit > 0 {
 				continue
 			}
@@ -110,4 +125,10 @@ func FuzzWrite(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzing reports whether the test runs with -fuzz (not only its seeds).
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
 }

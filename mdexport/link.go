@@ -1,6 +1,7 @@
 package mdexport
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -19,12 +20,21 @@ type linker struct {
 // query are kept as they are written, but leafId and targetId, which the
 // links set.
 func newLinker(page, leaf string) (*linker, error) {
+	// The messages do not repeat the address: it may hold a password.
 	u, err := url.Parse(page)
 	if err != nil {
-		return nil, fmt.Errorf("link %q: %w", page, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("not a URL (%v)", err)
 	}
 	if s := strings.ToLower(u.Scheme); (s != "http" && s != "https") || u.Host == "" {
-		return nil, fmt.Errorf("link %q: an absolute http or https URL is needed", page)
+		return nil, errors.New("an absolute http or https URL is needed")
+	}
+	if u.User != nil {
+		// It would be copied into every link of the export.
+		return nil, errors.New("the URL holds a user name or password, which every link would repeat: leave it out")
 	}
 	var keep []string
 	if u.RawQuery != "" {

@@ -31,13 +31,20 @@ import (
 //   - all text is written escaped (textWriter): every ASCII character that
 //     can start inline markup carries a backslash, which CommonMark reads
 //     as that character in any context but code, and characters that could
-//     start a block where a line starts are escaped too;
+//     start a block where a line starts are escaped too; so are the "." of
+//     "www." and the ":" of a scheme, and an address's "@" is followed by
+//     a word joiner, so that GitHub's extended autolinks find nothing;
 //   - code spans and fenced blocks get delimiters longer than any run
 //     inside them (codeSpan, fence), so their text is text;
 //   - raw HTML and HTML blocks are shown as text (escaped) and as code;
 //   - links keep their target only when it is http, https or mailto, and
 //     written so it stays one (destination); images become links or
-//     text, never images; autolinks become explicit links.
+//     text, never images; autolinks become explicit links;
+//   - code blocks GitHub would draw (mermaid, geojson, topojson, stl,
+//     math) are shown as text (fenceInfo);
+//   - emphasis inside emphasis of its kind, and spans of a kind side by
+//     side, are written as one span, and a list right after another
+//     takes another marker, so the structure read back is the one parsed.
 //
 // So no "<" of the session reaches the output outside code, and no
 // parser can read a tag, a comment or an entity from it; the structure
@@ -125,8 +132,20 @@ func (w *mdWriter) blocks(parent ast.Node, tight bool) []string {
 	defer func() { w.depth-- }()
 	var out []string
 	var prev ast.Node
+	var marker byte // of the list last written
 	for c := parent.FirstChild(); c != nil; c = c.NextSibling() {
-		lines := w.block(c)
+		var lines []string
+		if l, ok := c.(*ast.List); ok {
+			// Two lists one after the other stay two only if their
+			// markers differ: the second takes another one.
+			avoid := byte(0)
+			if prev != nil && prev.Kind() == ast.KindList {
+				avoid = marker
+			}
+			lines, marker = w.list(l, avoid)
+		} else {
+			lines = w.block(c)
+		}
 		if len(lines) == 0 {
 			continue
 		}
@@ -211,8 +230,6 @@ func (w *mdWriter) block(n ast.Node) []string {
 			}
 		}
 		return inner
-	case *ast.List:
-		return w.list(n)
 	case *extast.Table:
 		return w.table(n)
 	}
@@ -252,23 +269,23 @@ func (w *mdWriter) lines(n ast.Node) string {
 	return sb.String()
 }
 
-func (w *mdWriter) list(l *ast.List) []string {
+// list writes l with a marker other than avoid, and says which: "-" or
+// "+" for a bullet list ("*" could make an item starting with "**" a
+// thematic break), "." or ")" for an ordered one.
+func (w *mdWriter) list(l *ast.List, avoid byte) ([]string, byte) {
 	var out []string
 	num := l.Start
-	// "*" becomes "-": an item starting with "*" could read as a thematic
-	// break ("* ***"). "+" stays, so that two lists stay two.
-	bullet := "-"
-	if l.Marker == '+' {
-		bullet = "+"
+	m, other := byte('-'), byte('+')
+	if l.IsOrdered() {
+		m, other = '.', ')'
 	}
-	delim := "."
-	if l.Marker == ')' {
-		delim = ")"
+	if m == avoid {
+		m = other
 	}
 	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
-		marker := bullet
+		marker := string(m)
 		if l.IsOrdered() {
-			marker = strconv.Itoa(num) + delim
+			marker = strconv.Itoa(num) + marker
 			num++
 		}
 		if item != l.FirstChild() && !l.IsTight {
@@ -281,7 +298,7 @@ func (w *mdWriter) list(l *ast.List) []string {
 		}
 		pad := strings.Repeat(" ", len(marker)+1)
 		if !w.spend(len(pad) * len(inner)) {
-			return nil
+			return nil, m
 		}
 		for i, line := range inner {
 			switch {
@@ -294,7 +311,7 @@ func (w *mdWriter) list(l *ast.List) []string {
 			}
 		}
 	}
-	return out
+	return out, m
 }
 
 func (w *mdWriter) table(t *extast.Table) []string {
@@ -336,6 +353,8 @@ type inlineWriter struct {
 	inTable  bool
 	inLink   bool // inside a link's text: no link, no image link
 	inStrike bool
+	inEm     bool
+	inStrong bool
 	depth    int // emphasis and strikethrough around the node being written
 }
 
@@ -356,7 +375,7 @@ func (iw *inlineWriter) children(n ast.Node) {
 // sub writes the children of n on their own, to see what they make before
 // putting delimiters around them.
 func (iw *inlineWriter) sub(n ast.Node) string {
-	t := &textWriter{lineStart: iw.t.lineStart, flat: iw.t.flat}
+	t := &textWriter{lineStart: iw.t.lineStart, flat: iw.t.flat, link: iw.inLink}
 	saved := iw.t
 	iw.t = t
 	iw.children(n)
@@ -400,8 +419,21 @@ func (iw *inlineWriter) node(n ast.Node) {
 		}
 		t.raw(codeSpan(sb.String(), iw.inTable))
 	case *ast.Emphasis:
-		mark := strings.Repeat("*", n.Level)
-		iw.delimited(n, mark)
+		// Emphasis inside emphasis of its kind looks the same as the
+		// outer alone, and written with the same delimiters it would
+		// not be read back as it was ("_*a*_" as "**a**", strong):
+		// only the outer is written.
+		inside := &iw.inEm
+		if n.Level >= 2 {
+			inside = &iw.inStrong
+		}
+		if *inside {
+			iw.children(n)
+			return
+		}
+		*inside = true
+		iw.delimited(n, strings.Repeat("*", min(n.Level, 2)))
+		*inside = false
 	case *extast.Strikethrough:
 		if iw.inStrike {
 			iw.children(n)
@@ -425,7 +457,7 @@ func (iw *inlineWriter) node(n ast.Node) {
 		label := iw.sub(n)
 		iw.inLink = false
 		if strings.TrimSpace(label) == "" {
-			label = inlineText(dest)
+			label = linkText(dest)
 		}
 		t.raw("[" + label + "](" + destination(dest) + ")")
 	case *ast.AutoLink:
@@ -439,7 +471,7 @@ func (iw *inlineWriter) node(n ast.Node) {
 			t.text(label)
 			return
 		}
-		t.raw("[" + inlineText(label) + "](" + destination(dest) + ")")
+		t.raw("[" + linkText(label) + "](" + destination(dest) + ")")
 	case *ast.Image:
 		alt := strings.TrimSpace(flat(iw.plain(n)))
 		what := "image"
@@ -452,7 +484,7 @@ func (iw *inlineWriter) node(n ast.Node) {
 		case ok && !iw.inLink:
 			// A link to the picture: GitHub would fetch an image when
 			// the page is opened.
-			t.raw("[" + inlineText(what) + "](" + destination(dest) + ")")
+			t.raw("[" + linkText(what) + "](" + destination(dest) + ")")
 		case strings.HasPrefix(strings.ToLower(raw), "data:"):
 			t.text("[" + what + ", embedded data not shown]")
 		case raw == "" || iw.inLink:
@@ -500,7 +532,17 @@ func (iw *inlineWriter) delimited(n ast.Node, mark string) {
 		iw.t.lineStart = strings.HasSuffix(inner, "\n")
 		return
 	}
-	iw.t.raw(mark + inner + mark)
+	// Right after a span of the same kind ("*a*" then "*b*", from
+	// "*a*_b_"), the delimiters would make one run ("*a**b*") read
+	// otherwise: the two are written as one span, which looks the same.
+	t := iw.t
+	if t.closeMark == mark && t.closeAt == t.sb.Len() {
+		t.sb.Truncate(t.sb.Len() - len(mark))
+		t.raw(inner + mark)
+	} else {
+		t.raw(mark + inner + mark)
+	}
+	t.closeMark, t.closeAt = mark, t.sb.Len()
 }
 
 // plain is the text under n (an image's description).

@@ -30,7 +30,7 @@ func runExport(e *env, args []string) int {
 	leafID := fs.String("leaf", "", "show the conversation that ends at this entry `id` (default: the session's leaf)")
 	fromID := fs.String("from", "", "Markdown: start the conversation at this entry `id` (default: the root)")
 	link := fs.String("link", "", "Markdown: add to each message a deep link into the session's page at `URL`")
-	limit := fs.Int("limit", 0, "Markdown: keep the result under `N` characters (65536 for a GitHub comment), shortening tool output first")
+	limit := fs.Int("limit", 0, "Markdown: keep the result to at most `N` characters (65536 for a GitHub comment; 0: no limit), shortening tool output first, then leaving out the oldest turns")
 	theme := fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
 	title := fs.String("title", "", "page title (default: the session name, else its id)")
 	noSource := fs.Bool("no-source", false, "do not embed the session file for download")
@@ -73,8 +73,14 @@ func runExport(e *env, args []string) int {
 		return exitUsage
 	}
 	if *limit < 0 {
-		fmt.Fprintln(e.stderr, "canopy export: --limit must be a positive number of characters")
+		fmt.Fprintln(e.stderr, "canopy export: --limit must be a number of characters, or 0 for no limit")
 		return exitUsage
+	}
+	if *link != "" {
+		if err := mdexport.CheckLink(*link); err != nil {
+			printLine(e.stderr, "canopy export: --link: %v", err)
+			return exitUsage
+		}
 	}
 	in := fs.Arg(0)
 	ext, ours := ".html", outpath.Ours(outpath.PageHead)
@@ -143,13 +149,20 @@ func runExport(e *env, args []string) int {
 	leaf := s.Leaf
 	if fs.Changed("leaf") {
 		if leaf = s.Entry(*leafID); leaf == nil {
-			printLine(e.stderr, "canopy: %s: no entry with id %q", s.File, *leafID)
+			printLine(e.stderr, "canopy: %s: --leaf: no entry with id %q", s.File, *leafID)
 			return exitFail
 		}
 	}
-	if fs.Changed("from") && s.Entry(*fromID) == nil {
-		printLine(e.stderr, "canopy: %s: no entry with id %q", s.File, *fromID)
-		return exitFail
+	if fs.Changed("from") {
+		from := s.Entry(*fromID)
+		if from == nil {
+			printLine(e.stderr, "canopy: %s: --from: no entry with id %q", s.File, *fromID)
+			return exitFail
+		}
+		if msg := offPath(s, from, leaf); msg != "" {
+			printLine(e.stderr, "canopy export: %s", msg)
+			return exitFail
+		}
 	}
 	if s, leaf, err = cutDown(s, leaf, cut, &opts); err != nil {
 		printLine(e.stderr, "canopy: %s: %v", in, err)
@@ -180,7 +193,13 @@ func runExport(e *env, args []string) int {
 		mo := mdexport.Options{Leaf: leaf, Link: *link, Limit: *limit, Version: version,
 			OriginalSHA256: opts.OriginalSHA256, Omitted: opts.Omitted}
 		if fs.Changed("from") {
-			mo.From = s.Entry(*fromID)
+			// The entry is on the path (checked above), and the sharing
+			// flags keep the path; a hidden entry --no-hidden leaves out
+			// is not there any more.
+			if mo.From = s.Entry(*fromID); mo.From == nil {
+				printLine(e.stderr, "canopy export: --from %q: the sharing flags left that entry out; pick one after it", *fromID)
+				return exitFail
+			}
 		}
 		return writeMarkdown(e, s, mo, in, dest)
 	}
@@ -234,9 +253,18 @@ func writeMarkdown(e *env, s *sessiontree.Session, mo mdexport.Options, in, dest
 	} else {
 		err = writeAtomic(e.ctx, dest, func(w io.Writer) error { return write(w) })
 	}
+	var tooSmall *mdexport.LimitError
+	var notOnPath *mdexport.PathError
 	switch {
 	case errors.Is(err, errInterrupted):
 		return failWrite(e, err)
+	case errors.As(err, &tooSmall):
+		printLine(e.stderr, "canopy export: --limit %d is too small: the header and the last entry with its prompt, cut as short as they go, need %d characters",
+			tooSmall.Limit, tooSmall.Need)
+		return exitFail
+	case errors.As(err, &notOnPath):
+		printLine(e.stderr, "canopy export: %s", offPathMessage(notOnPath.From, notOnPath.Leaf))
+		return exitFail
 	case err != nil:
 		printLine(e.stderr, "canopy: %s: %v", in, err)
 		return exitFail
@@ -245,6 +273,25 @@ func writeMarkdown(e *env, s *sessiontree.Session, mo mdexport.Options, in, dest
 		printLine(e.stderr, "wrote %s", dest)
 	}
 	return exitOK
+}
+
+// offPath says what is wrong when --from is not on the path to the leaf
+// ("" when it is).
+func offPath(s *sessiontree.Session, from, leaf *sessiontree.Entry) string {
+	for _, e := range s.Path(leaf) {
+		if e == from {
+			return ""
+		}
+	}
+	leafID := ""
+	if leaf != nil {
+		leafID = leaf.ID
+	}
+	return offPathMessage(from.ID, leafID)
+}
+
+func offPathMessage(from, leaf string) string {
+	return fmt.Sprintf("--from %q is not on the path to the leaf %q: pick an entry above it, or a --leaf below it", from, leaf)
 }
 
 // formatFlags says which flag does not go with the chosen format, if any.

@@ -51,22 +51,61 @@ func TestExportMarkdown(t *testing.T) {
 		t.Errorf("--redact: exit %d, no marker in the Markdown\n%s", code, stderr)
 	}
 
+	// --limit 0 is no limit.
+	_, full, _ := canopy(t, nil, "export", "--format", "markdown", demo, "-o", "-")
+	if code, out, stderr := canopy(t, nil, "export", "--format", "markdown", demo, "-o", "-", "--limit", "0"); code != exitOK || out != full {
+		t.Errorf("--limit 0: exit %d, not the whole export\n%s", code, stderr)
+	}
+
 	for _, c := range []struct {
 		args []string
 		code int
-		want string
+		want []string
+		not  []string
 	}{
-		{[]string{"--format", "pdf"}, exitUsage, "--format must be html or markdown"},
-		{[]string{"--from", "x"}, exitUsage, "--from goes with --format markdown"},
-		{[]string{"--limit", "10"}, exitUsage, "--limit goes with --format markdown"},
-		{[]string{"--format", "markdown", "--theme", "dark"}, exitUsage, "--theme goes with HTML pages"},
-		{[]string{"--format", "markdown", "--from", "no-such-id"}, exitFail, "no entry with id"},
-		{[]string{"--format", "markdown", "--link", "javascript:alert(1)"}, exitFail, ""},
+		{[]string{"--format", "pdf"}, exitUsage, []string{"--format must be html or markdown"}, nil},
+		{[]string{"--from", "x"}, exitUsage, []string{"--from goes with --format markdown"}, nil},
+		{[]string{"--limit", "10"}, exitUsage, []string{"--limit goes with --format markdown"}, nil},
+		{[]string{"--format", "markdown", "--theme", "dark"}, exitUsage, []string{"--theme goes with HTML pages"}, nil},
+		{[]string{"--format", "markdown", "--limit", "-1"}, exitUsage, []string{"--limit must be a number of characters, or 0 for no limit"}, nil},
+		// What the number means, and what would do.
+		{[]string{"--format", "markdown", "--limit", "1"}, exitFail, []string{"--limit 1 is too small: the header and the last entry with its prompt, cut as short as they go, need "}, []string{"mdexport"}},
+		// Unknown ids name their flag.
+		{[]string{"--format", "markdown", "--from", "no-such-id"}, exitFail, []string{`--from: no entry with id "no-such-id"`}, nil},
+		{[]string{"--format", "markdown", "--leaf", "no-such-id"}, exitFail, []string{`--leaf: no entry with id "no-such-id"`}, nil},
+		// An entry off the path: what to do, without the package's name.
+		{[]string{"--format", "markdown", "--from", "660e2637", "--leaf", "6682644f"}, exitFail,
+			[]string{`--from "660e2637" is not on the path to the leaf "6682644f": pick an entry above it, or a --leaf below it`}, []string{"mdexport"}},
+		// Links: refused before anything is read, the address not repeated.
+		{[]string{"--format", "markdown", "--link", "javascript:alert(1)"}, exitUsage, []string{"--link: an absolute http or https URL is needed"}, []string{"mdexport"}},
+		{[]string{"--format", "markdown", "--link", "https://me:hunter2@x.example/s.html"}, exitUsage, []string{"--link: the URL holds a user name or password"}, []string{"hunter2"}},
+		{[]string{"--format", "markdown", "--link", "https://me@x.example/s.html"}, exitUsage, []string{"--link: the URL holds a user name or password"}, nil},
 	} {
-		code, _, stderr := canopy(t, nil, append(append([]string{"export"}, c.args...), demo, "-o", "-")...)
-		if code != c.code || !strings.Contains(stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr, c.code, c.want)
+		code, out, stderr := canopy(t, nil, append(append([]string{"export"}, c.args...), demo, "-o", "-")...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d; stderr %q", c.args, code, c.code, stderr)
 		}
+		if code != exitOK && out != "" {
+			t.Errorf("%v: refused, but wrote %d bytes", c.args, len(out))
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q, want %q", c.args, stderr, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q has %q", c.args, stderr, w)
+			}
+		}
+	}
+
+	// --from on an entry the sharing flags leave out: refused, not
+	// exported from the root.
+	hostile := filepath.Join("..", "..", "testdata", "markdown", "hostile.jsonl")
+	code, out, stderr = canopy(t, nil, "export", "--format", "markdown", "--no-hidden", "--from", "cm2", hostile, "-o", "-")
+	if code != exitFail || out != "" || !strings.Contains(stderr, `--from "cm2": the sharing flags left that entry out`) {
+		t.Errorf("--no-hidden --from cm2: exit %d, %d bytes, stderr %q", code, len(out), stderr)
 	}
 }
 
