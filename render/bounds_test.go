@@ -198,8 +198,8 @@ func TestHighlightBounds(t *testing.T) {
 		{"block over the limit", comments(MaxHighlightBytes + 1), "go", "shown without highlighting: 512.0 KB is over the 512 KB limit", true},
 		{"4 MB JSON string", `{"s":"` + strings.Repeat("x", 4<<20) + `"}`, "json", "shown without highlighting: 4.0 MB is over the 512 KB limit", true},
 		{"line at the limit", "// " + strings.Repeat("y", MaxHighlightLineBytes-3) + "\nx := 1\n", "go", "", false},
-		{"line over the limit", "// " + strings.Repeat("y", MaxHighlightLineBytes-2) + "\nx := 1\n", "go", "shown without highlighting: a line of 20.0 KB is over the 20 KB limit for one line", true},
-		{"last line over the limit", "x := 1\n" + strings.Repeat("z", MaxHighlightLineBytes+1), "go", "shown without highlighting: a line of 20.0 KB is over the 20 KB limit for one line", true},
+		{"line over the limit", "// " + strings.Repeat("y", MaxHighlightLineBytes-2) + "\nx := 1\n", "go", "shown without highlighting: a line of 4.0 KB is over the 4 KB limit for one line", true},
+		{"last line over the limit", "x := 1\n" + strings.Repeat("z", MaxHighlightLineBytes+1), "go", "shown without highlighting: a line of 4.0 KB is over the 4 KB limit for one line", true},
 		{"no lexer", strings.Repeat("w", MaxHighlightBytes+1), "no-such-language", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -235,7 +235,7 @@ func TestHighlightNotesOnPage(t *testing.T) {
 	)
 	page := renderPage(t, s)
 	sizeNote := `<p class="note note-info">shown without highlighting: 4.0 MB is over the 512 KB limit</p>`
-	lineNote := `<p class="note note-info">shown without highlighting: a line of 20.0 KB is over the 20 KB limit for one line</p>`
+	lineNote := `<p class="note note-info">shown without highlighting: a line of 4.0 KB is over the 4 KB limit for one line</p>`
 	for _, tc := range []struct {
 		note  string
 		count int // read, arguments, custom data; both fenced blocks

@@ -103,10 +103,9 @@ func (h *highlighter) lexerFor(language, filename string) chroma.Lexer {
 // Bounds on what is highlighted: they keep ordinary text, however long, to
 // about a second a block, while code files, which are normally under a few
 // hundred KB, are highlighted in full. Past them the text is shown plain
-// (escaped, in the same markup) with a note saying so. They do not bound
-// every text: chroma's lexers are regular expressions, some of which read
-// to the end of the text and fail at every place they are tried, and cost
-// the square of the text within these bounds (16 KB of "/*a" as Go: 4 s).
+// (escaped, in the same markup) with a note saying so. Within them, text
+// on which chroma's lexers cost the square of its length is told by
+// lexCostTooHigh (lexcost.go) and shown plain too.
 const (
 	// MaxHighlightBytes is the most text one block may hold to be
 	// highlighted. Measured (2-core Xeon, chroma v2.27): Go source and
@@ -116,17 +115,19 @@ const (
 	// 4 MB JSON string took 8.8 s and 10 MB 89 s.
 	MaxHighlightBytes = 512 << 10
 	// MaxHighlightLineBytes is the longest line a block may hold to be
-	// highlighted, as editors bound the lines they colour (VS Code's
-	// editor.maxTokenizationLineLength is 20,000). A line that long is
-	// data (minified code, a base64 string), not code anyone reads by
-	// colour, and it is where chroma is slowest: its rules that read to
-	// the end of a line (a JSON "//" comment) cost the square of the
-	// line's length, 0.9 s for one 16 KB line; and every rule has a
-	// 250 ms time limit, past which chroma gives up on the token and
-	// colours it character by character as an error (what made a 4 MB
-	// JSON string of words 39 MB of HTML), so that how a long token is
-	// highlighted would depend on the machine's speed.
-	MaxHighlightLineBytes = 20 << 10
+	// highlighted, as editors bound the lines they colour. A line that
+	// long is data (minified code, a JSON response, a base64 string), not
+	// code anyone reads by colour, and it is where chroma is slowest: on
+	// dense short tokens its cost grows with the line's length (64 KB of
+	// YAML flow mappings, "{\"a\":" repeated: 0.24 s in lines of 1 KB,
+	// 0.50 s in lines of 4 KB, 1.8 s in lines of 16 KB), and every rule
+	// has a 250 ms time limit, past which chroma colours the token
+	// character by character as an error (what made a 4 MB JSON string
+	// 39 MB of HTML), so that how a long token is highlighted would
+	// depend on the machine's speed. At 4 KB the worst text measured
+	// costs about 8 s a MB; no line of the sessions in testdata and
+	// ../shared comes near it.
+	MaxHighlightLineBytes = 4 << 10
 )
 
 // tooBig says why src is not highlighted although a lexer fits ("" when
@@ -137,6 +138,9 @@ func tooBig(src string) string {
 	}
 	if n := longestLine(src); n > MaxHighlightLineBytes {
 		return "shown without highlighting: a line of " + sizeText(n) + " is over the " + sizeText(MaxHighlightLineBytes) + " limit for one line"
+	}
+	if lexCostTooHigh(src) {
+		return "shown without highlighting: highlighting this text would take too long"
 	}
 	return ""
 }
