@@ -3,6 +3,7 @@ package mdexport
 import (
 	"bufio"
 	"bytes"
+	"canopy/internal/mdcost"
 	"html"
 	"strconv"
 	"strings"
@@ -52,6 +53,7 @@ import (
 type sanitizer struct {
 	parser parser.Parser
 	text   gmhtml.Writer
+	cost   mdcost.Scratch // for mdcost.TooCostly, reused text to text
 }
 
 func newSanitizer() *sanitizer {
@@ -74,6 +76,12 @@ const (
 func (z *sanitizer) markdown(src string) []string {
 	if strings.TrimSpace(src) == "" {
 		return nil
+	}
+	// goldmark's parser costs the square of some texts' length ("[a("
+	// repeated); past the bounds the page keeps too, the text is shown
+	// as its source, as code, as it is for deep nesting.
+	if len(src) > mdcost.MaxBytes || mdcost.TooCostly(&z.cost, src) {
+		return strings.Split(fence(src, "markdown"), "\n")
 	}
 	b := []byte(src)
 	doc := z.parser.Parse(text.NewReader(b))

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"canopy/internal/mdcost"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -14,7 +15,7 @@ import (
 )
 
 // The bounds on rendering cost (MaxIndentDepth, MaxHighlightBytes,
-// MaxHighlightLineBytes, MaxMarkdownBytes, markdownTooCostly): each case
+// MaxHighlightLineBytes, mdcost.MaxBytes, mdcost.TooCostly): each case
 // here took seconds to minutes, or hundreds of MB, before them. None is
 // timed: they check the page's size, or what is shown plain and the note
 // that says so, and that what is within the bounds is drawn as before.
@@ -299,11 +300,11 @@ func TestMarkdownCostModels(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			n := 64 << 10
 			if !f.slow {
-				n = MaxMarkdownBytes
+				n = mdcost.MaxBytes
 			}
 			src := f.text(n)
-			budget := MarkdownCostBase + MarkdownCostPerByte*int64(len(src))
-			cost := markdownCost(src)
+			budget := mdcost.CostBase + mdcost.CostPerByte*int64(len(src))
+			cost := mdcost.Cost(src)
 			if f.slow && cost <= budget {
 				t.Errorf("estimate %d under the budget %d for a slow shape", cost, budget)
 			}
@@ -314,7 +315,7 @@ func TestMarkdownCostModels(t *testing.T) {
 	}
 }
 
-// Past MaxMarkdownBytes, or past the cost budget, a text is shown as plain
+// Past mdcost.MaxBytes, or past the cost budget, a text is shown as plain
 // preformatted text with a note; up to them, as goldmark lays it out.
 func TestMarkdownBounds(t *testing.T) {
 	r, err := New()
@@ -322,8 +323,8 @@ func TestMarkdownBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	prose := repeatTo("Some *Markdown* with a [link](https://example.com) and `code`.\n")
-	atLimit := prose(MaxMarkdownBytes)
-	atLimit += strings.Repeat("x", MaxMarkdownBytes-len(atLimit))
+	atLimit := prose(mdcost.MaxBytes)
+	atLimit += strings.Repeat("x", mdcost.MaxBytes-len(atLimit))
 	const sizeNote = "shown as plain text: 256.0 KB is over the 256 KB limit for Markdown"
 	const costNote = "shown as plain text: laid out as Markdown, this text would take too long"
 	for _, tc := range []struct {
@@ -507,12 +508,12 @@ func FuzzMarkdownCost(f *testing.F) {
 	f.Add("| a | b |\n|---|:-:|\n| **x** | `y` |\n> - [z](http://u \"t\")\n")
 	f.Add("]( ") // a destination read after spaces, not from them
 	f.Fuzz(func(t *testing.T, src string) {
-		if c := markdownCost(src); c < 0 {
+		if c := mdcost.Cost(src); c < 0 {
 			t.Fatalf("cost %d", c)
 		}
 		got := string(r.markdown(src))
 		if strings.HasPrefix(got, `<pre class="plain">`) {
-			if !markdownTooCostly(new(costScratch), src) {
+			if !mdcost.TooCostly(new(mdcost.Scratch), src) {
 				t.Fatal("shown plain within the budget")
 			}
 			return

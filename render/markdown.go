@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"canopy/internal/mdcost"
 	"encoding/base64"
 	"html/template"
 	"io"
@@ -43,19 +44,19 @@ func (r *Renderer) markdown(src string) template.HTML {
 	if strings.TrimSpace(src) == "" {
 		return ""
 	}
-	if len(src) > MaxMarkdownBytes {
-		return plainText(src, "shown as plain text: "+sizeText(len(src))+" is over the "+sizeText(MaxMarkdownBytes)+" limit for Markdown")
+	if len(src) > mdcost.MaxBytes {
+		return plainText(src, "shown as plain text: "+sizeText(len(src))+" is over the "+sizeText(mdcost.MaxBytes)+" limit for Markdown")
 	}
 	if html, ok := plainMarkdown(src, r.hl); ok {
 		return template.HTML(html)
 	}
-	sc, _ := r.costs.Get().(*costScratch)
+	sc, _ := r.costs.Get().(*mdcost.Scratch)
 	if sc == nil {
-		sc = new(costScratch)
+		sc = new(mdcost.Scratch)
 	}
-	tooCostly := markdownTooCostly(sc, src)
-	if cap(sc.opens) <= 1<<14 && cap(sc.em.list) <= 1<<12 {
-		r.costs.Put(sc) // not the room a text of 100,000 "[" needed
+	tooCostly := mdcost.TooCostly(sc, src)
+	if sc.Reusable() {
+		r.costs.Put(sc)
 	}
 	if tooCostly {
 		return plainText(src, "shown as plain text: laid out as Markdown, this text would take too long")

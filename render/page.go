@@ -77,7 +77,7 @@ type Renderer struct {
 	page *template.Template
 	// mdBufs holds *mdBuffer: Markdown is converted into reused buffers.
 	mdBufs sync.Pool
-	costs  sync.Pool // *costScratch, for markdownTooCostly
+	costs  sync.Pool // *mdcost.Scratch, for mdcost.TooCostly
 	css    string    // minified stylesheet, chroma's included
 	js     string    // minified script
 	csp    string

@@ -1,4 +1,8 @@
-package render
+// Package mdcost tells, before goldmark parses a text, whether parsing it
+// would cost far more than its length: goldmark's parser is linear on
+// ordinary Markdown but not on every text. Both the page (render) and the
+// Markdown export (mdexport) show such a text plainly instead.
+package mdcost
 
 import (
 	"strings"
@@ -15,26 +19,26 @@ import (
 // rows made 168 MB of HTML in 26 s). A text past these bounds is shown as
 // plain preformatted text, with a note that says why.
 const (
-	// MaxMarkdownBytes is the longest text laid out as Markdown. Agents'
+	// MaxBytes is the longest text laid out as Markdown. Agents'
 	// and users' messages are a few KB, and rarely over 100 KB; goldmark
 	// lays out ordinary Markdown at 2-50 MB/s, and the superlinear paths
-	// that markdownCost does not count (link reference definitions, nested
+	// that Cost does not count (link reference definitions, nested
 	// lists) cost at most about half a second at this size.
-	MaxMarkdownBytes = 256 << 10
+	MaxBytes = 256 << 10
 
-	// MarkdownCostBase and MarkdownCostPerByte bound markdownCost: a text
-	// of n bytes whose estimated cost is over MarkdownCostBase +
-	// MarkdownCostPerByte*n is shown plain. The cost is in about
+	// CostBase and CostPerByte bound Cost: a text
+	// of n bytes whose estimated cost is over CostBase +
+	// CostPerByte*n is shown plain. The cost is in about
 	// nanoseconds of goldmark's time: 50 ms for any text, plus a
 	// microsecond a byte (2 to 50 times what goldmark takes for ordinary
 	// Markdown), so that a session of fifty 64 KB texts shaped to be slow
 	// costs seconds, not the 28 s it did, while ordinary texts are far
 	// under it (every text of testdata and ../shared: under 0.5% of it).
-	MarkdownCostBase    = 50_000_000
-	MarkdownCostPerByte = 1_000
+	CostBase    = 50_000_000
+	CostPerByte = 1_000
 )
 
-// What each step that markdownCost counts costs goldmark, in about
+// What each step that Cost counts costs goldmark, in about
 // nanoseconds (measured on the texts of TestMarkdownCostModels, where each
 // step dominates).
 const (
@@ -47,22 +51,28 @@ const (
 	costTableCell = 2000 // a table cell, written even when the row has fewer
 )
 
-// markdownTooCostly reports whether goldmark would spend more than the
-// budget on src (markdownCost). sc is scratch space, reused.
-func markdownTooCostly(sc *costScratch, src string) bool {
-	return sc.cost(src) > MarkdownCostBase+MarkdownCostPerByte*int64(len(src))
+// TooCostly reports whether goldmark would spend more than the
+// budget on src (Cost). sc is scratch space, reused.
+func TooCostly(sc *Scratch, src string) bool {
+	return sc.cost(src) > CostBase+CostPerByte*int64(len(src))
 }
 
-// costScratch is what markdownCost works with, kept from one text to the
-// next (Renderer.costs): it allocated for every text given to goldmark.
-type costScratch struct {
+// Scratch is what Cost works with, kept from one text to the
+// next (the renderer keeps one per worker): it allocated for every text given to goldmark.
+type Scratch struct {
 	opens, openAt []int32 // the "[" not yet closed: positions, lines
 	em            emphasisCost
 }
 
-// markdownCost is costScratch.cost with scratch space of its own.
-func markdownCost(src string) int64 {
-	var sc costScratch
+// Reusable reports whether sc is worth keeping for the next text: not
+// the room a text of 100,000 "[" needed.
+func (sc *Scratch) Reusable() bool {
+	return cap(sc.opens) <= 1<<14 && cap(sc.em.list) <= 1<<12
+}
+
+// Cost is Scratch.cost with scratch space of its own.
+func Cost(src string) int64 {
+	var sc Scratch
 	return sc.cost(src)
 }
 
@@ -91,7 +101,7 @@ func markdownCost(src string) int64 {
 // A paragraph is taken to run from a blank line to the next, or to a line
 // that starts a list item or a heading (which always starts a new block):
 // goldmark's paragraphs are never longer, so the estimate is never lower.
-func (sc *costScratch) cost(src string) int64 {
+func (sc *Scratch) cost(src string) int64 {
 	var total int64
 	segStart, segLines := -1, 0
 	depth := 0 // containers open, as far as lazy lines keep them
@@ -138,10 +148,10 @@ func (sc *costScratch) cost(src string) int64 {
 	return total
 }
 
-// segmentCost is markdownCost's estimate for the inline paths of one
+// segmentCost is Cost's estimate for the inline paths of one
 // paragraph (seg, of lines lines): link destinations, emphasis, link texts
 // and tables.
-func (sc *costScratch) segmentCost(seg string, lines int) int64 {
+func (sc *Scratch) segmentCost(seg string, lines int) int64 {
 	var total int64
 	// Link destinations: each "](" is read to the next white space (or
 	// ">" after "](<"), or the line's end. Pending ones are summed when
