@@ -82,6 +82,14 @@ func runExport(e *env, args []string) int {
 			return exitUsage
 		}
 	}
+	if fs.Changed("output") && *out == "" {
+		fmt.Fprintln(e.stderr, "canopy export: -o needs a file name (or - for standard output)")
+		return exitUsage
+	}
+	if *reportPath == "-" {
+		fmt.Fprintln(e.stderr, "canopy export: --redact-report needs a file name: standard output is not for reports")
+		return exitUsage
+	}
 	in := fs.Arg(0)
 	ext, ours := ".html", outpath.Ours(outpath.PageHead)
 	if markdown {
@@ -95,6 +103,12 @@ func runExport(e *env, args []string) int {
 			base := filepath.Base(in)
 			dest = strings.TrimSuffix(base, filepath.Ext(base)) + ext
 		}
+	}
+	// A page is data for a browser: on a terminal, the session's text
+	// would reach it raw, escape sequences and all.
+	if dest == "-" && !markdown && isTerminal(e.stdout) {
+		fmt.Fprintln(e.stderr, "canopy export: standard output is a terminal: redirect it to a file (canopy export FILE -o - > page.html), or use --format markdown to read it here")
+		return exitFail
 	}
 	// Every output is checked before anything is read or written, so
 	// that a refused run leaves nothing behind.

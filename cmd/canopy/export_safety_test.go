@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -90,6 +91,12 @@ func TestExportRefusesOutputs(t *testing.T) {
 	must(os.Mkdir(filepath.Join(dir, "d.html"), 0o755))
 	must(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("my notes\n"), 0o644))
 	must(os.WriteFile(filepath.Join(dir, "report.json"), []byte(`{"mine": true}`), 0o644))
+	if code, _, stderr := canopy(t, nil, "export", session, "-o", filepath.Join(dir, "mine.html")); code != exitOK {
+		t.Fatalf("export: %s", stderr)
+	}
+	if code, _, stderr := canopy(t, nil, "export", "--format", "markdown", session, "-o", filepath.Join(dir, "mine.md")); code != exitOK {
+		t.Fatalf("export: %s", stderr)
+	}
 	// A character device of the test's own (a null device, as /dev/null
 	// is), so that a regression cannot replace the machine's /dev/null.
 	device := filepath.Join(dir, "null")
@@ -115,6 +122,9 @@ func TestExportRefusesOutputs(t *testing.T) {
 		{"a report canopy did not write", []string{"export", session, "-o", in("p.html"), "--redact", "--redact-report", in("report.json")}, "not a file canopy made"},
 		{"page and report the same file", []string{"export", session, "-o", in("p.html"), "--redact", "--redact-report", in("p.html")}, "two outputs"},
 		{"a missing directory", []string{"export", session, "-o", in("no/such/p.html")}, "cannot write there"},
+		{"a page over canopy's Markdown", []string{"export", session, "-o", in("mine.md")}, "is a Markdown export canopy made"},
+		{"Markdown over canopy's page", []string{"export", "--format", "markdown", session, "-o", in("mine.html")}, "is an HTML page canopy made"},
+		{"page and report one existing page", []string{"export", session, "-o", in("mine.html"), "--redact", "--redact-report", in("mine.html")}, "two outputs"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -313,4 +323,60 @@ func TestNotASessionMessages(t *testing.T) {
 			t.Errorf("%s: a page was written", c.name)
 		}
 	}
+}
+
+// TestExportOutputUsage: an empty -o, and a report to standard output, are
+// usage errors rather than a file written somewhere else.
+func TestExportOutputUsage(t *testing.T) {
+	session := filepath.Join("..", "..", "testdata", "demo", "demo.jsonl")
+	for _, args := range [][]string{
+		{"export", session, "-o", ""},
+		{"export", session, "-o", "-", "--redact", "--redact-report", "-"},
+	} {
+		if code, _, stderr := canopy(t, nil, args...); code != exitUsage || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want %d and one line", args, code, stderr, exitUsage)
+		}
+	}
+}
+
+// TestExportRefusesTerminal: a page is not written to a terminal, where
+// the session's escape sequences would act; Markdown, cleaned of them, is.
+func TestExportRefusesTerminal(t *testing.T) {
+	tty := openPTY(t)
+	session := filepath.Join("..", "..", "testdata", "demo", "demo.jsonl")
+	var errb bytes.Buffer
+	code := run([]string{"export", session, "-o", "-"}, &env{stdin: strings.NewReader(""), stdout: tty, stderr: &errb})
+	if code != exitFail || !strings.Contains(errb.String(), "standard output is a terminal") {
+		t.Errorf("HTML to a terminal: exit %d, stderr %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"export", "--format", "markdown", session, "-o", "-", "--limit", "2000"}, &env{stdin: strings.NewReader(""), stdout: tty, stderr: &errb}); code != exitOK {
+		t.Errorf("Markdown to a terminal: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// openPTY opens the terminal side of a new pseudo-terminal, whose other
+// side is drained so that writes do not block; the test is skipped where
+// there are none.
+func openPTY(t *testing.T) *os.File {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlocking a pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("naming a pseudo-terminal: %v", err)
+	}
+	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("opening a pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	go io.Copy(io.Discard, ptmx)
+	return tty
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/sys/unix"
 
 	"canopy/internal/outpath"
 	"canopy/sessiontree"
@@ -116,27 +117,59 @@ type output struct {
 	ours outpath.Ours // recognises an earlier file of the same kind
 }
 
+// kinds are the files canopy writes, as their heads tell them: to say what
+// an existing file is when it is not of the kind about to be written.
+var kinds = []struct {
+	name string
+	ours outpath.Ours
+}{
+	{"an HTML page", outpath.PageHead},
+	{"a Markdown export", markdownHead},
+	{"a redaction report", reportHead},
+	{"a CPU profile", gzipHead},
+}
+
 // checkOutputs applies canopy's rule to every file a command is about to
-// write, before it writes any: not an input, not a special file, not a
-// directory, not a file canopy did not make, and no two outputs the same.
+// write, before it writes any: no two outputs the same, not an input, not
+// a special file, not a directory, not a file canopy did not make.
 func checkOutputs(inputs []string, outs ...output) error {
-	var seen []string
+	seen := map[string]bool{}
 	for _, o := range outs {
-		if err := outpath.File(o.path, inputs, o.ours); err != nil {
-			return err
-		}
 		abs, err := filepath.Abs(o.path)
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.path, err)
 		}
-		for _, s := range seen {
-			if s == abs {
-				return fmt.Errorf("%s: named for two outputs", o.path)
+		if seen[abs] {
+			return fmt.Errorf("%s: named for two outputs", o.path)
+		}
+		seen[abs] = true
+	}
+	for _, o := range outs {
+		err := outpath.File(o.path, inputs, o.ours)
+		if errors.Is(err, outpath.ErrNotOurs) {
+			if head, herr := outpath.Head(o.path); herr == nil {
+				for _, k := range kinds {
+					if k.ours(head) {
+						return fmt.Errorf("%s: is %s canopy made, not one of the kind being written: not replacing it (choose another name)", o.path, k.name)
+					}
+				}
 			}
 		}
-		seen = append(seen, abs)
+		if err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // reportHead recognises a redaction report canopy wrote (--redact-report).

@@ -26,6 +26,14 @@ import (
 // same kind.
 type Ours func(head []byte) bool
 
+// ErrNotOurs is wrapped by File's error for an existing file that its
+// Ours does not recognise.
+var ErrNotOurs = errors.New("is not a file canopy made")
+
+// Head returns the first HeadSize bytes of the regular file p, opened
+// without blocking: what Ours is shown.
+func Head(p string) ([]byte, error) { return readHead(p) }
+
 // HeadSize is how much of an existing file Ours is shown.
 const HeadSize = 4096
 
@@ -76,7 +84,7 @@ func File(dest string, inputs []string, ours Ours) error {
 		return fmt.Errorf("%s: %w", dest, err)
 	}
 	if ours == nil || !ours(head) {
-		return fmt.Errorf("%s: exists and is not a file canopy made: not replacing it (remove it, or choose another name)", dest)
+		return fmt.Errorf("%s: exists and %w: not replacing it (remove it, or choose another name)", dest, ErrNotOurs)
 	}
 	return nil
 }
@@ -119,6 +127,8 @@ func kind(m fs.FileMode) string {
 		return "a directory"
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
 	}
 	return "a special file"
 }
