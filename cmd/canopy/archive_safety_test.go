@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -13,8 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"canopy/internal/sessiongen"
 )
 
 // archiveFixtures copies testdata/archive into a temporary directory and
@@ -172,16 +169,7 @@ func TestSIGINTDuringArchive(t *testing.T) {
 	big := filepath.Join(src, "pi", "--home-ada-big--")
 	os.MkdirAll(big, 0o755)
 	for i := range 4 {
-		f, err := os.Create(filepath.Join(big, fmt.Sprintf("big-%d.jsonl", i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := bufio.NewWriter(f)
-		if err := sessiongen.Generate(w, sessiongen.Config{Entries: 20000, Shape: sessiongen.ShapeBranched, Seed: uint64(i + 1)}); err != nil {
-			t.Fatal(err)
-		}
-		w.Flush()
-		f.Close()
+		writeSession(t, filepath.Join(big, fmt.Sprintf("big-%d.jsonl", i)), 20000, uint64(i+1))
 	}
 	stage := filepath.Join(dir, ".out.canopy-staging")
 	cmd := exec.Command(os.Args[0], "archive", src, "-o", out, "--jobs", "1", "--quiet")

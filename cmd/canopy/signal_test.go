@@ -32,18 +32,7 @@ func TestSIGINTDuringExport(t *testing.T) {
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "big.jsonl")
-	f, err := os.Create(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriter(f)
-	if err := sessiongen.Generate(w, sessiongen.Config{Entries: 40000, Shape: sessiongen.ShapeBranched, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	writeSession(t, in, 40000, 7)
 	outDir := filepath.Join(dir, "out")
 	if err := os.Mkdir(outDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -79,5 +68,23 @@ func TestSIGINTDuringExport(t *testing.T) {
 		if ents, _ := os.ReadDir(outDir); len(ents) != 0 {
 			t.Errorf("%v: left behind: %v", sig, ents)
 		}
+	}
+}
+
+// writeSession writes a generated branched session of n entries to path:
+// big enough that an export or archive of it can be interrupted midway.
+func writeSession(t *testing.T, path string, n int, seed uint64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	if err := sessiongen.Generate(w, sessiongen.Config{Entries: n, Shape: sessiongen.ShapeBranched, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
 	}
 }
