@@ -14,7 +14,7 @@ import (
 	minjs "github.com/tdewolff/minify/v2/js"
 
 	"canopy/assets"
-	"canopy/render"
+	"canopy/internal/text"
 	"canopy/templates"
 )
 
@@ -50,11 +50,11 @@ func (t *totals) add(s *Session) {
 }
 
 func (t *totals) format() {
-	t.Sessions, t.Entries, t.Branches = render.Thousands(float64(t.n))+" session", render.Thousands(float64(t.entries)), render.Thousands(float64(t.branches))
+	t.Sessions, t.Entries, t.Branches = text.Thousands(float64(t.n))+" session", text.Thousands(float64(t.entries)), text.Thousands(float64(t.branches))
 	if t.n != 1 {
 		t.Sessions += "s"
 	}
-	t.Input, t.Output, t.Cost = render.Thousands(t.in), render.Thousands(t.out), dollars(t.cost)
+	t.Input, t.Output, t.Cost = text.Thousands(t.in), text.Thousands(t.out), dollars(t.cost)
 }
 
 type rowView struct {
@@ -89,7 +89,7 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 	for _, s := range ss {
 		p := projects[s.Project]
 		if p == nil {
-			p = &projectView{Name: orString(s.Project, "(no project)"), Anchor: projectAnchor(s.Project)}
+			p = &projectView{Name: text.Or(s.Project, "(no project)"), Anchor: projectAnchor(s.Project)}
 			projects[s.Project] = p
 		}
 		p.Total.add(&s)
@@ -100,14 +100,14 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 			Started: s.Started, StartedText: shortTime(s.Started), Last: s.LastActivity, LastText: shortTime(s.LastActivity),
 			Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "),
 			Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
-			Input:  render.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: render.Thousands(s.Usage.Output),
+			Input:  text.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: text.Thousands(s.Usage.Output),
 			Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
 		}
 		if s.Stale != "" {
 			r.Notes = append(r.Notes, "stale: the page is from an earlier run; "+s.Stale)
 		}
 		if g := s.Gateway; g != nil {
-			r.Key = g.Key + prefixed(" · topic ", g.Topic)
+			r.Key = g.Key + text.Prefixed(" · topic ", g.Topic)
 			var note []string
 			for _, x := range []string{g.DisplayName, g.ChatType, g.Subject} {
 				if x != "" && x != s.Title {
@@ -116,13 +116,13 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 			}
 			// The store's own counters, as the gateway last saw them.
 			if g.InputTokens > 0 || g.OutputTokens > 0 || g.TotalTokens > 0 {
-				note = append(note, fmt.Sprintf("store: %s in / %s out / %s total tokens", render.Thousands(g.InputTokens), render.Thousands(g.OutputTokens), render.Thousands(g.TotalTokens)))
+				note = append(note, fmt.Sprintf("store: %s in / %s out / %s total tokens", text.Thousands(g.InputTokens), text.Thousands(g.OutputTokens), text.Thousands(g.TotalTokens)))
 			}
 			if g.ContextTokens > 0 {
-				note = append(note, "context "+render.Thousands(g.ContextTokens))
+				note = append(note, "context "+text.Thousands(g.ContextTokens))
 			}
 			if g.CompactionCount > 0 {
-				note = append(note, plural(int(g.CompactionCount), "compaction"))
+				note = append(note, text.Count(int(g.CompactionCount), "compaction", "compactions"))
 			}
 			if len(note) > 0 {
 				r.Notes = append(r.Notes, strings.Join(note, " · "))
@@ -141,17 +141,17 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 				}
 			}
 			if n := len(rel.Forks[i]); n > 0 {
-				r.Notes = append(r.Notes, plural(n, "fork"))
+				r.Notes = append(r.Notes, text.Count(n, "fork", "forks"))
 			}
 			if n := len(rel.Tasks[i]) + len(rel.Unlinked[i]); n > 0 {
-				r.Notes = append(r.Notes, plural(n, "child task"))
+				r.Notes = append(r.Notes, text.Count(n, "child task", "child tasks"))
 			}
 		}
 		if s.Silent > 0 {
-			r.Notes = append(r.Notes, plural(s.Silent, "silent turn")+" (NO_REPLY, not delivered)")
+			r.Notes = append(r.Notes, text.Count(s.Silent, "silent turn", "silent turns")+" (NO_REPLY, not delivered)")
 		}
 		if s.Diagnostics > 0 {
-			r.Notes = append(r.Notes, plural(s.Diagnostics, "problem")+" reading the file")
+			r.Notes = append(r.Notes, text.Count(s.Diagnostics, "problem", "problems")+" reading the file")
 		}
 		p.Sessions = append(p.Sessions, r)
 	}
@@ -196,7 +196,7 @@ func executeIndex(d *indexData) ([]byte, error) {
 		return nil, fmt.Errorf("minifying index.js: %w", err)
 	}
 	d.CSS, d.JS = template.CSS(c), template.JS(j)
-	d.CSP = "default-src 'none'; script-src '" + render.CSPHash(j) + "'; style-src '" + render.CSPHash(c) + "'; base-uri 'none'; form-action 'none'"
+	d.CSP = "default-src 'none'; script-src '" + assets.CSPHash(j) + "'; style-src '" + assets.CSPHash(c) + "'; base-uri 'none'; form-action 'none'"
 	src, err := templates.FS.ReadFile("index.html")
 	if err != nil {
 		return nil, err
@@ -227,11 +227,4 @@ func dollars(f float64) string {
 		return fmt.Sprintf("$%.4f", f)
 	}
 	return fmt.Sprintf("$%.2f", f)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }

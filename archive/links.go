@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"canopy/internal/text"
 	"canopy/render"
 )
 
@@ -106,7 +107,7 @@ func relate(ss []Session) *Relations {
 			case j >= 0 && j != i && r.TaskOf[j] < 0:
 				r.TaskOf[j] = i
 			case j < 0:
-				r.Unlinked[i] = append(r.Unlinked[i], orString(t.Session, t.StorageKey)+prefixed(" · task ", t.TaskID))
+				r.Unlinked[i] = append(r.Unlinked[i], text.Or(t.Session, t.StorageKey)+text.Prefixed(" · task ", t.TaskID))
 			}
 		}
 	}
@@ -158,13 +159,6 @@ func fill(n int) []int {
 	return s
 }
 
-func prefixed(prefix, s string) string {
-	if s == "" {
-		return ""
-	}
-	return prefix + s
-}
-
 // projectAnchor is the id of a project's section in the index.
 func projectAnchor(project string) string {
 	sum := sha256.Sum256([]byte(project))
@@ -204,7 +198,7 @@ func nav(ss []Session, r *Relations, i int) *render.Nav {
 	}
 	n := &render.Nav{Trail: []render.Link{
 		{Href: href(s.Page, "index.html"), Text: "Archive"},
-		{Href: href(s.Page, "index.html") + "#" + projectAnchor(s.Project), Text: orString(s.Project, "(no project)")},
+		{Href: href(s.Page, "index.html") + "#" + projectAnchor(s.Project), Text: text.Or(s.Project, "(no project)")},
 	}}
 	var up []render.Link
 	for p := r.parent(i); p >= 0; p = r.parent(p) {
@@ -237,7 +231,7 @@ func nav(ss []Session, r *Relations, i int) *render.Nav {
 	}
 	add("Topics", links(r.Topics[i]))
 	if g := s.Gateway; g != nil {
-		key := g.Key + prefixed(" · topic ", g.Topic)
+		key := g.Key + text.Prefixed(" · topic ", g.Topic)
 		add("Gateway key", []render.Link{{Text: key}})
 	}
 	return n

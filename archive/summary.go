@@ -3,8 +3,8 @@ package archive
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -96,41 +96,24 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	}
 	switch {
 	case s.Name != "":
-		out.Title, out.Named = oneLine(s.Name, 200), true
+		out.Title, out.Named = text.Clip(s.Name, 200), true
 	case firstPrompt != nil:
 		if b, err := firstPrompt.Decode(); err == nil && b.Message != nil {
 			for _, blk := range b.Message.Content {
 				if blk.Type == "text" && strings.TrimSpace(blk.Text) != "" {
-					out.Title = oneLine(blk.Text, 200)
+					out.Title = text.Clip(blk.Text, 200)
 					break
 				}
 			}
 		}
 	}
 	if out.Title == "" && src.Gateway != nil && src.Gateway.DisplayName != "" {
-		out.Title = oneLine(src.Gateway.DisplayName, 200)
+		out.Title = text.Clip(src.Gateway.DisplayName, 200)
 	}
 	if out.Title == "" {
-		out.Title = "Session " + orString(s.Header.ID, src.Rel)
+		out.Title = "Session " + text.Or(s.Header.ID, src.Rel)
 	}
 	return out
-}
-
-// oneLine folds whitespace and cuts s to at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-func orString(s, alt string) string {
-	if s != "" {
-		return s
-	}
-	return alt
 }
 
 func msTime(ms float64) string {

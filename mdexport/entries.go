@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -119,7 +120,7 @@ func (x *exporter) entry(i int) *entryDoc {
 	case sessiontree.TypeSessionInfo:
 		d.add(x.line(e, "Session named “"+inlineText(e.Name)+"”"))
 	case sessiontree.TypeCustom:
-		d.add(x.line(e, "Extension state "+idSpan(orString(e.CustomType, "custom"))+" (not shown)"))
+		d.add(x.line(e, "Extension state "+idSpan(text.Or(e.CustomType, "custom"))+" (not shown)"))
 	default:
 		d.add(x.line(e, "Entry of type "+idSpan(e.Type)+" (not shown)"))
 	}
@@ -187,7 +188,7 @@ func (x *exporter) message(d *entryDoc, i int) {
 		}
 		switch m.StopReason {
 		case "error":
-			d.add("**Error:** " + inlineText(shorten(orString(m.ErrorMessage, "the request failed"), 2000)))
+			d.add("**Error:** " + inlineText(shorten(text.Or(m.ErrorMessage, "the request failed"), 2000)))
 		case "aborted":
 			s := "**Aborted**"
 			if m.ErrorMessage != "" {
@@ -201,7 +202,7 @@ func (x *exporter) message(d *entryDoc, i int) {
 			d.add("*(no content)*")
 		}
 	case sessiontree.RoleToolResult:
-		title := "Tool result · " + idSpan(orString(m.ToolName, "tool"))
+		title := "Tool result · " + idSpan(text.Or(m.ToolName, "tool"))
 		c, called := x.callFor(i, m.ToolCallID)
 		if called && c.what != "" {
 			title += " " + idSpan(c.what)
@@ -267,13 +268,13 @@ func (x *exporter) message(d *entryDoc, i int) {
 // custom draws an extension's message: its content when the user saw it,
 // a note when only the model did.
 func (x *exporter) custom(d *entryDoc, e *sessiontree.Entry, customType string, display bool, content sessiontree.Blocks) {
-	d.add(x.heading(e, "Extension message "+idSpan(orString(customType, "custom"))))
+	d.add(x.heading(e, "Extension message "+idSpan(text.Or(customType, "custom"))))
 	if !display {
 		n := 0
 		for _, blk := range content {
 			n += len([]rune(blk.Text))
 		}
-		d.add("*Hidden from the user; the model saw it (" + plural(n, "character", "characters") + ", not shown here).*")
+		d.add("*Hidden from the user; the model saw it (" + text.Count(n, "character", "characters") + ", not shown here).*")
 		return
 	}
 	k := len(d.blocks)
@@ -294,7 +295,7 @@ func (x *exporter) custom(d *entryDoc, e *sessiontree.Entry, customType string, 
 // toolCall draws a call's name and arguments: a shell command as a
 // command, a file written as the file, anything else as JSON.
 func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) call {
-	d.add("**Tool call:** " + idSpan(orString(blk.Name, "tool")))
+	d.add("**Tool call:** " + idSpan(text.Or(blk.Name, "tool")))
 	if len(blk.Arguments) == 0 {
 		return call{name: blk.Name}
 	}
@@ -436,13 +437,6 @@ func modelName(provider, model string) string {
 	return provider + "/" + model
 }
 
-func orString(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // editDiff is the diff an edit tool's result carries in details.diff.
 func editDiff(details jsontext.Value) string {
 	if len(details) == 0 {
@@ -508,9 +502,9 @@ func base64Size(data string) int {
 func byteSize(n int) string {
 	switch {
 	case n < 1024:
-		return plural(n, "byte", "bytes")
+		return text.Count(n, "byte", "bytes")
 	case n < 1024*1024:
-		return thousands((n+512)/1024) + " KB"
+		return text.Thousands(float64((n+512)/1024)) + " KB"
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }

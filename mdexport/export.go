@@ -29,6 +29,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -225,13 +226,13 @@ func (x *exporter) header(c cuts) string {
 	if d := x.date(); d != "" {
 		item("Date", d)
 	}
-	conv := plural(len(x.path), "entry", "entries")
+	conv := text.Count(len(x.path), "entry", "entries")
 	switch {
 	case x.leaf == nil:
 		conv = "none (the session has no entries)"
 	case x.skip > 0:
 		conv += " on the path from " + idSpan(x.path[0].ID) + " to " + idSpan(x.leaf.ID) +
-			" (" + plural(x.skip, "earlier entry", "earlier entries") + " not included)"
+			" (" + text.Count(x.skip, "earlier entry", "earlier entries") + " not included)"
 	default:
 		conv += " on the path to " + idSpan(x.leaf.ID)
 	}
@@ -279,29 +280,29 @@ func (x *exporter) header(c cuts) string {
 		// smaller count: the fitter reserves room for the largest.
 		var what []string
 		if c.tool > 0 {
-			what = append(what, plural(c.tool, "tool input or output", "tool inputs and outputs"))
+			what = append(what, text.Count(c.tool, "tool input or output", "tool inputs and outputs"))
 		}
 		if c.thinking > 0 {
-			what = append(what, plural(c.thinking, "thinking block", "thinking blocks"))
+			what = append(what, text.Count(c.thinking, "thinking block", "thinking blocks"))
 		}
 		if c.text > 0 {
-			what = append(what, plural(c.text, "text", "texts"))
+			what = append(what, text.Count(c.text, "text", "texts"))
 		}
 		if c.prompts > 0 {
-			what = append(what, "**"+plural(c.prompts, "user prompt", "user prompts")+"**")
+			what = append(what, "**"+text.Count(c.prompts, "user prompt", "user prompts")+"**")
 		}
 		var v []string
 		if len(what) > 0 {
 			v = append(v, list(what)+" shortened")
 		}
 		if c.entries > 0 {
-			s := thousands(c.entries) + " of " + plural(c.entriesTotal, "entry", "entries") + " left out"
+			s := text.Thousands(float64(c.entries)) + " of " + text.Count(c.entriesTotal, "entry", "entries") + " left out"
 			if c.promptsLeftOut > 0 {
-				s += " (**" + thousands(c.promptsLeftOut) + " of " + plural(c.promptsTotal, "user prompt", "user prompts") + "**)"
+				s += " (**" + text.Thousands(float64(c.promptsLeftOut)) + " of " + text.Count(c.promptsTotal, "user prompt", "user prompts") + "**)"
 			}
 			v = append(v, s+", a note where each run of them was")
 		}
-		item("Shortened to fit "+thousands(c.limit)+" characters", strings.Join(v, "; ")+"; see the full session")
+		item("Shortened to fit "+text.Thousands(float64(c.limit))+" characters", strings.Join(v, "; ")+"; see the full session")
 	}
 	made := "canopy"
 	if x.o.Version != "" {
@@ -321,7 +322,7 @@ func list(items []string) string {
 
 // tokens writes a count read from the session, whatever its value.
 func tokens(f float64) string {
-	return thousands(int(max(-1e15, min(f, 1e15))))
+	return text.Thousands(float64(int(max(-1e15, min(f, 1e15)))))
 }
 
 // date is when the session started: its header's time, else its first
@@ -369,19 +370,19 @@ func (x *exporter) drawFull(p *part) {
 	}
 }
 
-// drawPart draws a part's text (all of it, or its start when removed > 0).
-func (x *exporter) drawPart(p *part, text string, removed int) string {
+// drawPart draws a part's text, shown: all of it, or its start when removed > 0.
+func (x *exporter) drawPart(p *part, shown string, removed int) string {
 	cut := ""
 	if removed > 0 {
-		if strings.TrimSpace(text) == "" {
+		if strings.TrimSpace(shown) == "" {
 			return "*" + p.label + " left out to fit the length limit (" +
-				plural(removed, "character", "characters") + "); see the full session.*"
+				text.Count(removed, "character", "characters") + "); see the full session.*"
 		}
-		cut = "*… " + plural(removed, "more character", "more characters") + " cut to fit the length limit; see the full session.*"
+		cut = "*… " + text.Count(removed, "more character", "more characters") + " cut to fit the length limit; see the full session.*"
 	}
 	switch p.kind {
 	case kindMarkdown:
-		lines := x.z.markdown(text)
+		lines := x.z.markdown(shown)
 		if cut != "" {
 			lines = append(lines, "", cut)
 		}
@@ -396,12 +397,12 @@ func (x *exporter) drawPart(p *part, text string, removed int) string {
 		}
 		return strings.Join(lines, "\n")
 	case kindThinking:
-		return details(p.label+" · "+plural(len([]rune(p.content)), "character", "characters"), fence(text, p.info), cut)
+		return details(p.label+" · "+text.Count(len([]rune(p.content)), "character", "characters"), fence(shown, p.info), cut)
 	}
-	body := fence(text, p.info)
+	body := fence(shown, p.info)
 	n := lineCount(p.content)
 	if p.fold && (n > foldLines || len([]rune(p.content)) > foldChars) {
-		return details(p.label+" · "+plural(n, "line", "lines")+", "+plural(len([]rune(p.content)), "character", "characters"), body, cut)
+		return details(p.label+" · "+text.Count(n, "line", "lines")+", "+text.Count(len([]rune(p.content)), "character", "characters"), body, cut)
 	}
 	if cut != "" {
 		body += "\n\n" + cut

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -490,12 +491,12 @@ func (f *fitter) assemble(header string) string {
 // gapNote stands for a run of n entries left out, prompts of them user
 // prompts.
 func gapNote(n, prompts int) string {
-	s := "*… " + plural(n, "entry", "entries") + " left out here to fit the length limit"
+	s := "*… " + text.Count(n, "entry", "entries") + " left out here to fit the length limit"
 	switch {
 	case prompts == 1 && n == 1:
 		s += " (a user prompt)"
 	case prompts > 0:
-		s += " (" + plural(prompts, "user prompt", "user prompts") + " among them)"
+		s += " (" + text.Count(prompts, "user prompt", "user prompts") + " among them)"
 	}
 	return s + "; see the full session.*"
 }

@@ -3,10 +3,11 @@ package mdexport
 import (
 	"bufio"
 	"bytes"
-	"canopy/internal/mdcost"
 	"html"
 	"strconv"
 	"strings"
+
+	"canopy/internal/mdcost"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"

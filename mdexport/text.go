@@ -655,32 +655,6 @@ func entityLike(s string) bool {
 	return false
 }
 
-// thousands writes n with thousands separators: 12,345.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var sb strings.Builder
-	if neg {
-		sb.WriteByte('-')
-	}
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String()
-}
-
-// plural is "1 block", "2 blocks".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return thousands(n) + " " + many
-}
-
 // cutText keeps the start of s that counts at most limit (Length), at a
 // line's end when one is in its second half; removed is how many
 // characters (code points) were cut.

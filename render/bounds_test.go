@@ -2,12 +2,13 @@ package render
 
 import (
 	"bytes"
-	"canopy/internal/mdcost"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
+
+	"canopy/internal/mdcost"
 
 	"github.com/go-json-experiment/json/jsontext"
 

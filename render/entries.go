@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -15,7 +16,7 @@ import (
 func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.Body, bodyErr error) *entryView {
 	v := &entryView{ID: domID(e.ID), Time: formatTime(e), Label: ec.s.Labels[e.ID]}
 	if bodyErr != nil || b == nil {
-		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
+		v.Kind, v.Heading = "unknown", text.Or(e.Type, "entry")
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "JSON", true)
 		r.orphanResults(ec, v, e)
@@ -26,7 +27,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		r.messageView(ec, v, e, b)
 	case sessiontree.TypeCompaction:
 		v.Kind, v.Heading = "compaction", "Compaction"
-		v.Meta = fmt.Sprintf("%s tokens before", Thousands(e.TokensBefore))
+		v.Meta = fmt.Sprintf("%s tokens before", text.Thousands(e.TokensBefore))
 		// The model stopped seeing the entries before the first kept one
 		// (all of the path before the compaction when that entry is not on
 		// it): count them with the depths computed once, walking only from
@@ -54,7 +55,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
 		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
 	case sessiontree.TypeCustomMessage:
-		v.Kind, v.Heading = "custom", orString(e.CustomType, "custom message")
+		v.Kind, v.Heading = "custom", text.Or(e.CustomType, "custom message")
 		if !e.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
 		}
@@ -76,12 +77,12 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	case sessiontree.TypeSessionInfo:
 		v.Kind, v.Heading = "change", "Session named “"+e.Name+"”"
 	case sessiontree.TypeCustom:
-		v.Kind, v.Heading = "change", "Extension state: "+orString(e.CustomType, "custom")
+		v.Kind, v.Heading = "change", "Extension state: "+text.Or(e.CustomType, "custom")
 		if len(b.Data) > 0 {
 			v.Parts = r.appendJSON(v.Parts, b.Data, "data", false)
 		}
 	default:
-		v.Kind, v.Heading = "unknown", orString(e.Type, "entry")
+		v.Kind, v.Heading = "unknown", text.Or(e.Type, "entry")
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 	}
 	r.orphanResults(ec, v, e)
@@ -113,10 +114,10 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		if u := m.Usage; u != nil {
 			// Appended, not through fmt: every assistant message has it.
 			b := make([]byte, 0, 96)
-			b = appendThousands(append(b, "in "...), u.Input)
-			b = appendThousands(append(b, " · out "...), u.Output)
-			b = appendThousands(append(b, " · cache read "...), u.CacheRead)
-			b = appendThousands(append(b, " · cache write "...), u.CacheWrite)
+			b = text.AppendThousands(append(b, "in "...), u.Input)
+			b = text.AppendThousands(append(b, " · out "...), u.Output)
+			b = text.AppendThousands(append(b, " · cache read "...), u.CacheRead)
+			b = text.AppendThousands(append(b, " · cache write "...), u.CacheWrite)
 			meta = append(meta, string(b))
 			if u.Cost.Total > 0 {
 				meta = append(meta, "$"+strconv.FormatFloat(u.Cost.Total, 'f', 4, 64)) // as %.4f
@@ -129,9 +130,9 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		}
 		switch m.StopReason {
 		case "error":
-			v.Notes = append(v.Notes, note{"error", "Error: " + orString(m.ErrorMessage, "the request failed")})
+			v.Notes = append(v.Notes, note{"error", "Error: " + text.Or(m.ErrorMessage, "the request failed")})
 		case "aborted":
-			v.Notes = append(v.Notes, note{"warning", "Aborted" + prefixed(": ", m.ErrorMessage)})
+			v.Notes = append(v.Notes, note{"warning", "Aborted" + text.Prefixed(": ", m.ErrorMessage)})
 		case "length":
 			v.Notes = append(v.Notes, note{"warning", "Stopped: the output reached the length limit"})
 		}
@@ -159,31 +160,24 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 			v.Notes = append(v.Notes, note{"warning", "cancelled"})
 		}
 		if m.Truncated {
-			v.Notes = append(v.Notes, note{"info", "output truncated" + prefixed("; full output in ", m.FullOutputPath)})
+			v.Notes = append(v.Notes, note{"info", "output truncated" + text.Prefixed("; full output in ", m.FullOutputPath)})
 		}
 		if m.ExcludeFromContext {
 			v.Notes = append(v.Notes, note{"info", "not sent to the model (!!)"})
 		}
 	case sessiontree.RoleCustom:
-		v.Kind, v.Heading = "custom", orString(m.CustomType, "custom message")
+		v.Kind, v.Heading = "custom", text.Or(m.CustomType, "custom message")
 		if !m.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
 		}
 		r.blockParts(ec, v, e, m.Content)
 	default:
-		v.Kind, v.Heading = "unknown", orString(m.Role, "message")
+		v.Kind, v.Heading = "unknown", text.Or(m.Role, "message")
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 	}
 	if e.Source != "" {
 		v.Meta = strings.TrimPrefix(v.Meta+" · source: "+e.Source, " · ")
 	}
-}
-
-func prefixed(prefix, s string) string {
-	if s == "" {
-		return ""
-	}
-	return prefix + s
 }
 
 // blockParts draws content blocks in their original order: text, thinking,
@@ -246,7 +240,7 @@ func (r *Renderer) orphanResults(ec *entryContext, v *entryView, e *sessiontree.
 		if re == nil || ec.rows[re.Index].text != "" {
 			continue
 		}
-		name := orString(re.ToolName, "tool")
+		name := text.Or(re.ToolName, "tool")
 		ec.rows[re.Index].text = "[" + name + "]"
 		if rb, err := re.Decode(); err == nil && rb.Message != nil {
 			v.Parts = append(v.Parts, part{Tool: r.toolView(re.ToolName, nil, rb.Message, re.ID)})

@@ -2,12 +2,13 @@ package render
 
 import (
 	"bytes"
-	"canopy/internal/mdcost"
 	"encoding/base64"
 	"html/template"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"canopy/internal/mdcost"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"

@@ -28,6 +28,7 @@ import (
 	"github.com/yuin/goldmark"
 
 	"canopy/assets"
+	"canopy/internal/text"
 	"canopy/sessiontree"
 	"canopy/templates"
 )
@@ -126,16 +127,9 @@ func New() (*Renderer, error) {
 	// are in the CSP. Workers may run only from blob: URLs, which only the
 	// page's own script can make: its search workers (page.js,
 	// startFinder).
-	r.csp = "default-src 'none'; script-src '" + CSPHash(r.js) + "'; style-src '" + CSPHash(r.css) +
+	r.csp = "default-src 'none'; script-src '" + assets.CSPHash(r.js) + "'; style-src '" + assets.CSPHash(r.css) +
 		"'; img-src data: blob:; worker-src blob:; base-uri 'none'; form-action 'none'"
 	return r, nil
-}
-
-// CSPHash is the Content-Security-Policy source that allows exactly the
-// inline script or style s.
-func CSPHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // pageData is what page.html is executed with.
@@ -221,14 +215,14 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		Theme: theme, CSP: r.csp, Version: opts.Version,
 		CSS: template.CSS(r.css), JS: template.JS(r.js),
 		TotalEntries: len(s.Entries), PathLength: len(path),
-		SessionID: orString(s.Header.ID, "(no id)"), Cwd: s.Header.Cwd,
+		SessionID: text.Or(s.Header.ID, "(no id)"), Cwd: s.Header.Cwd,
 		Format:     fmt.Sprintf("%s, version %d", s.Format, s.Version),
 		SourceName: filepath.Base(s.File), SourceSize: byteSize(int(s.Size)),
 		HasSource: !opts.NoSource,
 	}
 	d.Title = opts.Title
 	if d.Title == "" {
-		d.Title = orString(s.Name, "Session "+d.SessionID)
+		d.Title = text.Or(s.Name, "Session "+d.SessionID)
 	}
 	if t, ok := parseTime(s.Header.Timestamp); ok {
 		d.Date = t
@@ -281,7 +275,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		if d.Nav != nil {
 			break // the archive links them
 		}
-		d.ChildSessions = append(d.ChildSessions, c.Session+prefixed(" · task ", c.TaskID))
+		d.ChildSessions = append(d.ChildSessions, c.Session+text.Prefixed(" · task ", c.TaskID))
 	}
 	for _, dg := range s.Diagnostics {
 		d.Diagnostics = append(d.Diagnostics, fmt.Sprintf("Line %d: %s: %s", dg.Line, dg.Severity, dg.Message))
@@ -579,12 +573,12 @@ func statsRowOf(name string, st sessiontree.Stats) statsRow {
 		}
 	}
 	return statsRow{
-		Name: name, Entries: Thousands(float64(st.Entries)),
-		Messages:  Thousands(float64(msgs)),
-		Roles:     "messages: " + orString(strings.Join(parts, " · "), "none"),
-		ToolCalls: Thousands(float64(st.ToolCalls)),
-		Input:     Thousands(st.Usage.Input), Output: Thousands(st.Usage.Output),
-		CacheRead: Thousands(st.Usage.CacheRead), CacheWrite: Thousands(st.Usage.CacheWrite),
+		Name: name, Entries: text.Thousands(float64(st.Entries)),
+		Messages:  text.Thousands(float64(msgs)),
+		Roles:     "messages: " + text.Or(strings.Join(parts, " · "), "none"),
+		ToolCalls: text.Thousands(float64(st.ToolCalls)),
+		Input:     text.Thousands(st.Usage.Input), Output: text.Thousands(st.Usage.Output),
+		CacheRead: text.Thousands(st.Usage.CacheRead), CacheWrite: text.Thousands(st.Usage.CacheWrite),
 		Cost: fmt.Sprintf("$%.4f", st.Usage.Cost.Total+st.CompactionUsage.Cost.Total),
 	}
 }

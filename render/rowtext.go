@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -24,20 +25,9 @@ func flatten(s string, n int) string {
 	s = strings.TrimLeftFunc(s, unicode.IsSpace)
 	head := s[:runePrefix(s, n)]
 	if strings.TrimRightFunc(s[len(head):], unicode.IsSpace) != "" {
-		return oneLine(head) + "..."
+		return text.OneLine(head) + "..."
 	}
-	return oneLine(strings.TrimRightFunc(head, unicode.IsSpace))
-}
-
-// oneLine turns newlines and tabs into spaces (and broken UTF-8 into
-// U+FFFD, as strings.Map does).
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || r == '\r' {
-			return ' '
-		}
-		return r
-	}, s)
+	return text.OneLine(strings.TrimRightFunc(head, unicode.IsSpace))
 }
 
 // cut cuts s at n characters, adding "...".
@@ -142,9 +132,9 @@ func toolSummary(name string, a args) string {
 	case "bash":
 		return "bash: " + flatten(a.str("command"), 50)
 	case "grep":
-		return "grep: /" + a.str("pattern") + "/ in " + orString(shortenPath(a.str("path")), ".")
+		return "grep: /" + a.str("pattern") + "/ in " + text.Or(shortenPath(a.str("path")), ".")
 	case "find":
-		return "find: " + a.str("pattern") + " in " + orString(shortenPath(a.str("path")), ".")
+		return "find: " + a.str("pattern") + " in " + text.Or(shortenPath(a.str("path")), ".")
 	case "ls":
 		p := a.str("path")
 		if p == "" {

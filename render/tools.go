@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -24,7 +25,7 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 	if a == nil {
 		a = args{}
 	}
-	tv := &toolView{ResultID: domID(resultID), Name: orString(name, "tool"), Class: toolClass(name)}
+	tv := &toolView{ResultID: domID(resultID), Name: text.Or(name, "tool"), Class: toolClass(name)}
 	tv.Summary = strings.TrimPrefix(toolSummary(name, a), name+": ")
 	out := ""
 	if res != nil {

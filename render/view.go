@@ -3,15 +3,14 @@ package render
 import (
 	"encoding/base64"
 	"html/template"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -270,7 +269,7 @@ func (ec *entryContext) gatherRow(i int, b *sessiontree.Body) {
 	if isResult(e) {
 		// A result's row is its call's ("[read: path]"): messageView
 		// writes it when it finds the call, which it decodes anyway.
-		row.text = "[" + orString(e.ToolName, "tool") + "]"
+		row.text = "[" + text.Or(e.ToolName, "tool") + "]"
 	}
 	ec.rows[i].text = row.text
 	ec.rows[i].flags |= row.flags
@@ -350,7 +349,7 @@ func rowOf(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 		case sessiontree.RoleBashExecution:
 			r.text = "[bash]: " + flatten(m.Command, rowTextMax)
 		case sessiontree.RoleCustom:
-			r.text = "[" + orString(m.CustomType, "custom") + "]: " + flatten(blocksText(m.Content, ""), rowTextMax)
+			r.text = "[" + text.Or(m.CustomType, "custom") + "]: " + flatten(blocksText(m.Content, ""), rowTextMax)
 		default:
 			r.text = "[" + m.Role + "]"
 		}
@@ -363,7 +362,7 @@ func rowOf(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 		if b != nil {
 			t = blocksText(b.Content, "")
 		}
-		r.text = "[" + orString(e.CustomType, "custom") + "]: " + flatten(t, rowTextMax)
+		r.text = "[" + text.Or(e.CustomType, "custom") + "]: " + flatten(t, rowTextMax)
 	case sessiontree.TypeModelChange:
 		r.text = "[model: " + e.Model + "]"
 	case sessiontree.TypeThinkingLevelChange:
@@ -377,9 +376,9 @@ func rowOf(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 	case sessiontree.TypeSessionInfo:
 		r.text = "[session name: " + e.Name + "]"
 	case sessiontree.TypeCustom:
-		r.text = "[" + orString(e.CustomType, "custom") + "]"
+		r.text = "[" + text.Or(e.CustomType, "custom") + "]"
 	default:
-		r.text = "[" + orString(e.Type, "entry") + "]"
+		r.text = "[" + text.Or(e.Type, "entry") + "]"
 	}
 	return r
 }
@@ -417,13 +416,6 @@ func domID(id string) string {
 	id = strings.ReplaceAll(id, "\r\n", "\n")
 	id = strings.ReplaceAll(id, "\r", "\n")
 	return strings.ReplaceAll(id, "\x00", "\uFFFD")
-}
-
-func orString(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // imageSrc is the <img> of an embedded picture, or "" for types a page
@@ -574,38 +566,6 @@ func formatTime(e *sessiontree.Entry) string {
 		return e.Timestamp
 	}
 	return e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
-}
-
-// Thousands writes a number rounded to a whole one, with thousands
-// separators: 1,234,567.
-func Thousands(f float64) string {
-	var buf [32]byte
-	return string(appendThousands(buf[:0], f))
-}
-
-// appendThousands appends Thousands(f) to b. Without fmt: four numbers for
-// every assistant message, 100,000s of calls on a big session.
-func appendThousands(b []byte, f float64) []byte {
-	var num [32]byte
-	var s []byte
-	if f == math.Trunc(f) && math.Abs(f) < 1<<53 && !(f == 0 && math.Signbit(f)) {
-		// A whole number, as token counts are: the digits %.0f writes,
-		// without the float formatting (a third of the time of an
-		// assistant message's small print).
-		s = strconv.AppendInt(num[:0], int64(f), 10)
-	} else {
-		s = strconv.AppendFloat(num[:0], f, 'f', 0, 64) // as %.0f
-	}
-	if len(s) > 0 && s[0] == '-' {
-		b, s = append(b, '-'), s[1:]
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, c)
-	}
-	return b
 }
 
 func timeParse(ts string) (time.Time, error) { return time.Parse(time.RFC3339Nano, ts) }

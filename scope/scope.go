@@ -17,6 +17,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -58,7 +59,7 @@ func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, 
 			keep[e.Index] = true
 		}
 		if n := len(s.Entries) - len(s.Path(leaf)); n > 0 {
-			sum.Omitted = append(sum.Omitted, "every branch but the one shown ("+count(n, "entry", "entries")+")")
+			sum.Omitted = append(sum.Omitted, "every branch but the one shown ("+text.Count(n, "entry", "entries")+")")
 		}
 	}
 	if o.NoHidden {
@@ -70,7 +71,7 @@ func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, 
 			}
 		}
 		if n > 0 {
-			sum.Omitted = append(sum.Omitted, "custom messages hidden from the user ("+count(n, "message", "messages")+")")
+			sum.Omitted = append(sum.Omitted, "custom messages hidden from the user ("+text.Count(n, "message", "messages")+")")
 		}
 	}
 	// A removed entry's children hang from its nearest kept ancestor.
@@ -124,22 +125,15 @@ func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, 
 		out.WriteString("}\n")
 	}
 	if counts.thinking > 0 {
-		sum.Omitted = append(sum.Omitted, "thinking ("+count(counts.thinking, "block", "blocks")+")")
+		sum.Omitted = append(sum.Omitted, "thinking ("+text.Count(counts.thinking, "block", "blocks")+")")
 	}
 	if counts.outputs > 0 {
-		sum.Omitted = append(sum.Omitted, "tool output ("+count(counts.outputs, "result", "results")+")")
+		sum.Omitted = append(sum.Omitted, "tool output ("+text.Count(counts.outputs, "result", "results")+")")
 	}
 	if counts.data > 0 {
-		sum.Omitted = append(sum.Omitted, "extension state ("+count(counts.data, "entry", "entries")+")")
+		sum.Omitted = append(sum.Omitted, "extension state ("+text.Count(counts.data, "entry", "entries")+")")
 	}
 	return out.Bytes(), sum, nil
-}
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 type counters struct{ thinking, outputs, data int }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -77,7 +78,7 @@ func printReport(w io.Writer, s *sessiontree.Session, r *sessiontree.Report) {
 	}
 	printLine(w, "file:          %s\n", s.File)
 	printLine(w, "format:        %s, version %d\n", r.Format, r.Version)
-	printLine(w, "session:       %s\n", orDash(r.SessionID))
+	printLine(w, "session:       %s\n", text.Or(r.SessionID, "-"))
 	printLine(w, "name:          %s\n", name)
 	if s.Header.Cwd != "" {
 		printLine(w, "cwd:           %s\n", s.Header.Cwd)
@@ -121,7 +122,7 @@ func printStats(w io.Writer, title string, st sessiontree.Stats) {
 		models[i] = m.Provider + "/" + m.ModelID
 	}
 	u := st.Usage
-	printLine(w, "%s %d entries; messages: %s; tool calls %d\n", title, st.Entries, orDash(strings.Join(roles, ", ")), st.ToolCalls)
+	printLine(w, "%s %d entries; messages: %s; tool calls %d\n", title, st.Entries, text.Or(strings.Join(roles, ", "), "-"), st.ToolCalls)
 	printLine(w, "               tokens: input %.0f, output %.0f, cache read %.0f, cache write %.0f; cost $%.4f\n",
 		u.Input, u.Output, u.CacheRead, u.CacheWrite, u.Cost.Total)
 	if len(models) > 0 {
@@ -130,11 +131,4 @@ func printStats(w io.Writer, title string, st sessiontree.Stats) {
 	if st.Compactions > 0 {
 		printLine(w, "               compactions: %d\n", st.Compactions)
 	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
