@@ -20,6 +20,7 @@ import (
 
 type indexData struct {
 	CSP, Version, Flags string
+	Title               string // "Session archive"
 	CSS                 template.CSS
 	JS                  template.JS
 	Total               totals
@@ -175,7 +176,7 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 	}
 	grand.format()
 	d.Total = grand
-	d.Version = version
+	d.Version, d.Title = version, "Session archive"
 	d.Skipped = skipped
 	d.Flags = strings.Join(flags, " ")
 	return executeIndex(&d)
@@ -197,11 +198,7 @@ func executeIndex(d *indexData) ([]byte, error) {
 	}
 	d.CSS, d.JS = template.CSS(c), template.JS(j)
 	d.CSP = "default-src 'none'; script-src '" + assets.CSPHash(j) + "'; style-src '" + assets.CSPHash(c) + "'; base-uri 'none'; form-action 'none'"
-	src, err := templates.FS.ReadFile("index.html")
-	if err != nil {
-		return nil, err
-	}
-	t, err := template.New("index.html").Parse(string(src))
+	t, err := templates.Parse(nil, "index.html")
 	if err != nil {
 		return nil, err
 	}

@@ -11,10 +11,21 @@ import (
 	"strings"
 )
 
-// CSS is the page's stylesheet.
-//
+// CSS is the page's stylesheet: page.css with the dark palette put in
+// each place that names it (see withPalette).
+var CSS = mustPalette(pageCSS, darkCSS)
+
 //go:embed page.css
-var CSS string
+var pageCSS string
+
+// darkCSS is the dark theme's palette, declared once: the page takes it
+// when the reader chose dark, and when they chose auto on a dark system.
+//
+//go:embed dark.css
+var darkCSS string
+
+// paletteMarker stands in page.css where the dark palette goes.
+const paletteMarker = "/* dark.css */"
 
 // JS is the page's script: the sidebar tree, filters, search, deep links.
 // It is one closure, kept in parts by concern (page/*.js) and joined in
@@ -107,4 +118,23 @@ func mustJoin(fsys fs.FS, names []string) string {
 func CSPHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// withPalette puts the palette's declarations in place of each marker in
+// css. CSS cannot name a block of declarations to reuse in two rules, so
+// the one palette is put in both at build time, as the script's parts are
+// joined.
+func withPalette(css, palette string) (string, error) {
+	if n := strings.Count(css, paletteMarker); n != 2 {
+		return "", fmt.Errorf("page.css names the dark palette %d times, want 2 (%s)", n, paletteMarker)
+	}
+	return strings.ReplaceAll(css, paletteMarker, palette), nil
+}
+
+func mustPalette(css, palette string) string {
+	s, err := withPalette(css, palette)
+	if err != nil {
+		panic("assets: " + err.Error())
+	}
+	return s
 }

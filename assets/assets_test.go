@@ -108,3 +108,20 @@ func TestScriptSyntax(t *testing.T) {
 		t.Fatalf("node --check: %v\n%s", err, out)
 	}
 }
+
+// TestDarkPalette: the dark palette reaches both rules that use it, and
+// page.css declares no dark colour of its own.
+func TestDarkPalette(t *testing.T) {
+	if strings.Contains(CSS, paletteMarker) {
+		t.Fatalf("CSS still holds the marker %s", paletteMarker)
+	}
+	if n := strings.Count(CSS, "--bg: #0d1117"); n != 2 {
+		t.Errorf("the dark background is in CSS %d times, want 2 (dark, and auto on a dark system)", n)
+	}
+	if strings.Contains(pageCSS, "#0d1117") {
+		t.Errorf("page.css declares the dark background itself: it belongs in dark.css")
+	}
+	if _, err := withPalette("a{}", darkCSS); err == nil {
+		t.Errorf("withPalette accepted a stylesheet without its markers")
+	}
+}

@@ -101,22 +101,12 @@ func New() (*Renderer, error) {
 	tm := minify.New()
 	tm.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true,
 		TemplateDelims: minhtml.GoTemplateDelims})
-	t := template.New("page")
-	for _, name := range []string{"page.html", "entry.html"} {
-		src, err := templates.FS.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		small, err := tm.String("text/html", string(src))
-		if err != nil {
-			return nil, fmt.Errorf("minifying %s: %w", name, err)
-		}
-		if _, err := t.New(name).Parse(small); err != nil {
-			return nil, fmt.Errorf("parsing %s: %w", name, err)
-		}
+	t, err := templates.Parse(func(_, text string) (string, error) { return tm.String("text/html", text) },
+		"page.html", "entry.html")
+	if err != nil {
+		return nil, err
 	}
 	r.page = t
-	var err error
 	if r.css, err = m.String("text/css", assets.CSS+"\n"+chromaStylesheet); err != nil {
 		return nil, fmt.Errorf("minifying page.css: %w", err)
 	}
