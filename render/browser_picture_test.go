@@ -77,7 +77,7 @@ func TestBrowserClickPicture(t *testing.T) {
 	}
 
 	tb := newTab(t)
-	tb.open(writePage(t, s, dir, "pictures"))
+	tb.Open(writePage(t, s, dir, "pictures"))
 	// From the last picture back: each click moves the conversation.
 	for i := len(ids) - 1; i >= 0; i-- {
 		id := ids[i]
@@ -110,5 +110,5 @@ func TestBrowserClickPicture(t *testing.T) {
 			t.Errorf("the picture of %s is drawn at %dx%d, want %dx%d", id, p.W, p.H, want[0], want[1])
 		}
 	}
-	tb.clean()
+	tb.Clean()
 }

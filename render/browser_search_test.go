@@ -1,15 +1,24 @@
 package render_test
 
+// The tree's search: typed and cleared, its quick and exact answers, in
+// the search workers or on the page's own thread.
+
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"canopy/internal/sessiongen"
+	"canopy/sessiontree"
 )
 
 // indexModes are the two ways a page searches once it has loaded: in its
@@ -111,7 +120,7 @@ func TestBrowserSearchMarkup(t *testing.T) {
 	}
 	for _, mode := range indexModes {
 		tb := searchTab(t, mode)
-		tb.open(page)
+		tb.Open(page)
 		for _, when := range []string{"at once", "with the index built"} {
 			if when != "at once" {
 				tb.requireIndex(mode.name)
@@ -124,7 +133,7 @@ func TestBrowserSearchMarkup(t *testing.T) {
 				}
 			}
 		}
-		tb.clean()
+		tb.Clean()
 	}
 }
 
@@ -165,7 +174,7 @@ func TestBrowserIncrementalSearch(t *testing.T) {
 })()`
 	for _, mode := range indexModes {
 		tb := searchTab(t, mode)
-		tb.open(page)
+		tb.Open(page)
 		for _, when := range []string{"at once", "with the index built"} {
 			wait := ""
 			if when != "at once" {
@@ -182,7 +191,7 @@ func TestBrowserIncrementalSearch(t *testing.T) {
 				}
 			}
 		}
-		tb.clean()
+		tb.Clean()
 	}
 }
 
@@ -197,7 +206,7 @@ func TestBrowserSearchWorkers(t *testing.T) {
 	answers := map[string][]string{}
 	for _, mode := range indexModes {
 		tb := searchTab(t, mode)
-		tb.open(page)
+		tb.Open(page)
 		tb.requireIndex(mode.name)
 		var got []string
 		for _, q := range queries {
@@ -206,7 +215,7 @@ func TestBrowserSearchWorkers(t *testing.T) {
     [...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id")).join(" "))`))
 		}
 		answers[mode.name] = got
-		tb.clean()
+		tb.Clean()
 	}
 	w, p := answers["workers"], answers["page"]
 	for i := range queries {
@@ -235,19 +244,19 @@ func TestBrowserSearchWorkersFail(t *testing.T) {
 	for _, broken := range []bool{true, false} {
 		tb := newTab(t)
 		if broken {
-			tb.beforePages(`(() => {
+			tb.BeforePages(`(() => {
   const W = window.Worker;
   window.Worker = function () { return new W(URL.createObjectURL(new Blob(["throw new Error('a broken worker')"], { type: "text/javascript" }))); };
 })();`)
 		} else {
 			tb.noWorkers()
 		}
-		tb.open(page)
+		tb.Open(page)
 		if got := tb.searchIndex(); got != "page" {
 			t.Fatalf("broken workers %v: the exact index is in %q, want the page", broken, got)
 		}
 		answers = append(answers, search(tb))
-		tb.clean()
+		tb.Clean()
 	}
 	if answers[0] != answers[1] {
 		t.Errorf("after its workers failed the page shows %q, without workers %q", answers[0], answers[1])
@@ -298,7 +307,7 @@ func TestBrowserSearchCards(t *testing.T) {
 	}
 	for _, mode := range indexModes {
 		tb := searchTab(t, mode)
-		tb.open(page)
+		tb.Open(page)
 		tb.requireIndex(mode.name)
 		for _, c := range cases {
 			got := tb.rowsFor(c.query)
@@ -308,6 +317,118 @@ func TestBrowserSearchCards(t *testing.T) {
 				t.Errorf("%s: searching %q shows rows %v, want %v", mode.name, c.query, got, want)
 			}
 		}
-		tb.clean()
+		tb.Clean()
 	}
+}
+
+// ---- A search typed, then cleared -----------------------------------------
+
+// searchWord picks a word of some user messages that only a few entries
+// contain; it returns the word, the user messages that contain it (the
+// tree must show them) and every entry that could match it (the tree may
+// show no other).
+func searchWord(s *sessiontree.Session) (word string, must, may map[string]bool) {
+	raw := make([]string, len(s.Entries))
+	for i, e := range s.Entries {
+		b, _ := e.Raw()
+		raw[i] = strings.ToLower(string(b))
+	}
+	words := map[string]bool{}
+	split := regexp.MustCompile(`[a-z]{6,}`)
+	for _, e := range s.Entries {
+		if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleUser {
+			for _, w := range split.FindAllString(strings.ToLower(messageText(e)), -1) {
+				words[w] = true
+			}
+		}
+	}
+	type cand struct {
+		w    string
+		hits int
+	}
+	var cands []cand
+	for w := range words {
+		hits := 0
+		for _, r := range raw {
+			if strings.Contains(r, w) {
+				hits++
+			}
+		}
+		if hits >= 2 && hits*3 <= len(s.Entries) {
+			cands = append(cands, cand{w, hits})
+		}
+	}
+	if len(cands) == 0 {
+		return "", nil, nil
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].hits != cands[j].hits {
+			return cands[i].hits < cands[j].hits
+		}
+		return cands[i].w < cands[j].w
+	})
+	word = cands[0].w
+	must, may = map[string]bool{}, map[string]bool{}
+	for i, e := range s.Entries {
+		if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleUser &&
+			strings.Contains(strings.ToLower(messageText(e)), word) {
+			must[e.ID] = true
+		}
+		// A row matches on its own text, its label, and its rendered
+		// element: a result's card shows its call's arguments.
+		match := strings.Contains(raw[i], word) || strings.Contains(strings.ToLower(s.Labels[e.ID]), word)
+		for p, n := e.Parent, 0; !match && p != nil && n < 8 && e.Role == sessiontree.RoleToolResult; p, n = p.Parent, n+1 {
+			match = strings.Contains(raw[p.Index], word)
+		}
+		if match || e == s.Leaf {
+			may[e.ID] = true
+		}
+	}
+	return word, must, may
+}
+
+func TestBrowserSearch(t *testing.T) {
+	t.Parallel()
+	s := demoSession(t)
+	word, must, may := searchWord(s)
+	if word == "" {
+		t.Fatalf("%s: no word to search for", s.File)
+	}
+	t.Logf("searching %s for %q: %d user messages contain it", s.File, word, len(must))
+	tb := newTab(t)
+	tb.Open(writePage(t, s, t.TempDir(), "search"))
+	all, _ := tb.status()
+
+	tb.Do("typing into the search box", chromedp.SendKeys(chromedp.CSS("#tree-search"), word))
+	tb.settle()
+	n, _ := tb.status()
+	if n <= 0 || n >= all {
+		t.Fatalf("after searching %q the tree shows %d of %d rows: want fewer, and some", word, n, all)
+	}
+	rows := eval[[]string](tb, `[...document.querySelectorAll("#tree .row")].map((r) => r.getAttribute("data-entry-id"))`)
+	if n <= 40 && len(rows) != n { // all rows fit the drawn window
+		t.Errorf("status says %d rows, %d are drawn", n, len(rows))
+	}
+	drawn := map[string]bool{}
+	for _, id := range rows {
+		drawn[id] = true
+		if !may[id] {
+			t.Errorf("row %s is shown, but nothing in that entry contains %q", id, word)
+		}
+	}
+	for id := range must {
+		if n <= 40 && !drawn[id] {
+			t.Errorf("user message %s contains %q but its row is not shown", id, word)
+		}
+	}
+
+	tb.Do("pressing Escape in the search box", chromedp.SendKeys(chromedp.CSS("#tree-search"), kb.Escape))
+	tb.settle()
+	if back, _ := tb.status(); back != all {
+		t.Errorf("after Escape the tree shows %d rows, want %d", back, all)
+	}
+	if v := eval[string](tb, `document.getElementById("tree-search").value`); v != "" {
+		t.Errorf("after Escape the search box holds %q", v)
+	}
+	tb.Clean()
 }

@@ -23,7 +23,7 @@ func TestBrowserSilentTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb := newTab(t)
-	tb.open(writePage(t, s, t.TempDir(), "silent"))
+	tb.Open(writePage(t, s, t.TempDir(), "silent"))
 	if got := eval[string](tb, `document.getElementById("toggle-silent").textContent`); got != "Hide silent turns (1)" {
 		t.Fatalf("toggle reads %q", got)
 	}
@@ -31,7 +31,7 @@ func TestBrowserSilentTurns(t *testing.T) {
 		t.Error("the NO_REPLY turn is not marked silent, or another is")
 	}
 	n0, _ := tb.status()
-	tb.click("hiding silent turns", `document.getElementById("toggle-silent")`)
+	tb.Click("hiding silent turns", `document.getElementById("toggle-silent")`)
 	n1, _ := tb.status()
 	if n1 != n0-1 || eval[bool](tb, `rowOf("a1") !== null`) {
 		t.Errorf("tree rows %d -> %d, a1 row still there: %v", n0, n1, eval[bool](tb, `rowOf("a1") !== null`))
@@ -42,9 +42,9 @@ func TestBrowserSilentTurns(t *testing.T) {
 	if got := eval[string](tb, `document.getElementById("toggle-silent").getAttribute("aria-pressed")`); got != "true" {
 		t.Errorf("aria-pressed=%q", got)
 	}
-	tb.click("showing silent turns", `document.getElementById("toggle-silent")`)
+	tb.Click("showing silent turns", `document.getElementById("toggle-silent")`)
 	if n2, _ := tb.status(); n2 != n0 || eval[string](tb, `getComputedStyle(entryOf("a1")).display`) == "none" {
 		t.Errorf("showing again: %d rows, want %d, and the entry shown", n2, n0)
 	}
-	tb.clean()
+	tb.Clean()
 }

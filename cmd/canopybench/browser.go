@@ -3,24 +3,19 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"canopy/internal/browsertest"
 	"canopy/internal/chromium"
 )
 
@@ -102,6 +97,8 @@ func (p *pageResult) addErrors(errs []string) {
 		p.errorSeen = map[string]bool{}
 	}
 	for _, e := range errs {
+		// One line each: an exception's stack adds nothing to the report.
+		e, _, _ = strings.Cut(e, "\n")
 		if len(e) > 300 {
 			e = e[:300] + "…"
 		}
@@ -117,12 +114,10 @@ func (p *pageResult) addErrors(errs []string) {
 
 // chrome is one headless Chromium; every measurement has its own tab.
 type chrome struct {
-	ctx         context.Context
-	cancel      context.CancelFunc
-	cancelAlloc context.CancelFunc
-	version     string
-	bin         string
-	profile     string
+	b       *browsertest.Browser
+	version string
+	bin     string
+	profile string
 }
 
 func startBrowser(bin, profile string) (*chrome, error) {
@@ -136,34 +131,17 @@ func startBrowser(bin, profile string) (*chrome, error) {
 	if err := os.MkdirAll(profile, 0o755); err != nil {
 		return nil, err
 	}
-	opts := chromium.Options(bin, profile)
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
-	c := &chrome{ctx: bctx, cancel: bcancel, cancelAlloc: acancel, bin: bin, profile: profile}
-	// The first call starts the browser and binds it to bctx, which must
-	// have no deadline: a watchdog stops a browser that does not come up.
-	done := make(chan error, 1)
-	go func() { done <- chromedp.Do(bctx) }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(60 * time.Second):
-		err = errors.New("no answer within 60 s")
-	}
+	b, err := browsertest.Start(bin, profile, 60*time.Second)
 	if err != nil {
-		c.stop()
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
+		return nil, err
 	}
-	if v, err := chromedp.CallBrowser(bctx, cdpbrowser.GetVersion, cdp.Empty{}); err == nil {
-		c.version = v.Product
-	}
-	return c, nil
+	return &chrome{b: b, version: b.Version(), bin: bin, profile: profile}, nil
 }
 
 // alive restarts the browser if it has gone (crashed, or killed for lack
 // of memory) and reports whether one is running.
 func (c *chrome) alive(logf func(string, ...any)) bool {
-	if c.ctx.Err() == nil {
+	if c.b.Alive() {
 		return true
 	}
 	logf("the browser has gone: starting a new one")
@@ -177,78 +155,22 @@ func (c *chrome) alive(logf func(string, ...any)) bool {
 	return true
 }
 
-func (c *chrome) stop() {
-	_ = chromedp.Cancel(c.ctx)
-	c.cancel()
-	c.cancelAlloc()
-}
-
-// watch collects a tab's console errors, uncaught exceptions and log errors.
-type watch struct {
-	mu       sync.Mutex
-	problems []string
-}
-
-func (w *watch) listen(ev any) {
-	var p string
-	switch ev := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
-			return
-		}
-		var parts []string
-		for _, a := range ev.Args {
-			if len(a.Value) > 0 {
-				parts = append(parts, string(a.Value))
-			} else {
-				parts = append(parts, a.Description)
-			}
-		}
-		p = "console." + string(ev.Type) + ": " + strings.Join(parts, " ")
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		text := d.Text
-		if d.Exception != nil && d.Exception.Description != "" {
-			desc := d.Exception.Description
-			if i := strings.IndexByte(desc, '\n'); i >= 0 {
-				desc = desc[:i]
-			}
-			text += " " + desc
-		}
-		p = fmt.Sprintf("uncaught %s (line %d)", text, d.LineNumber+1)
-	case *log.EventEntryAdded:
-		if e := ev.Entry; e != nil && e.Level == log.EntryLevelError {
-			p = fmt.Sprintf("log %s: %s", e.Source, e.Text)
-		}
-	}
-	if p == "" {
-		return
-	}
-	w.mu.Lock()
-	w.problems = append(w.problems, p)
-	w.mu.Unlock()
-}
-
-func (w *watch) snapshot() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.problems)
-}
+func (c *chrome) stop() { c.b.Stop() }
 
 // tab opens a fresh tab with a time limit and runs fn in it; the tab's
 // errors go to pr.
-func (c *chrome) tab(limit time.Duration, pr *pageResult, fn func(ctx context.Context, w *watch) measure) measure {
+func (c *chrome) tab(limit time.Duration, pr *pageResult, fn func(ctx context.Context, w *browsertest.Watch) measure) measure {
 	if !c.alive(func(string, ...any) {}) {
 		return measure{Note: "fail: no browser"}
 	}
-	w := &watch{}
-	tctx, cancelTab := chromedp.NewContext(c.ctx, chromedp.WithListener(w.listen))
+	w := &browsertest.Watch{}
+	tctx, cancelTab, err := c.b.NewTab(w, limit)
+	if err != nil {
+		return measure{Note: "fail: " + err.Error()}
+	}
 	defer cancelTab()
 	ctx, cancel := context.WithTimeout(tctx, limit)
 	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		return measure{Note: "fail: opening a tab: " + err.Error()}
-	}
 	// The network domain buffers responses for DevTools; a page of 100+ MB
 	// does not need that.
 	_, _ = chromedp.Call(ctx, network.Disable, cdp.Empty{})
@@ -257,7 +179,7 @@ func (c *chrome) tab(limit time.Duration, pr *pageResult, fn func(ctx context.Co
 	if ctx.Err() != nil && m.ok() {
 		m = measure{Note: "timeout"}
 	}
-	pr.addErrors(w.snapshot())
+	pr.addErrors(w.Problems())
 	return m
 }
 
@@ -271,7 +193,7 @@ type readyState struct {
 // open navigates the tab to u without waiting for the load event, and
 // polls every 10 ms until the page is readable. It returns performance.now()
 // (ms since navigation start) at the first poll that sees it readable.
-func open(ctx context.Context, w *watch, u string, k *pageKind) measure {
+func open(ctx context.Context, w *browsertest.Watch, u string, k *pageKind) measure {
 	if _, err := chromedp.Call(ctx, page.Navigate, page.NavigateParams{URL: u}); err != nil {
 		if ctx.Err() != nil {
 			return measure{Note: "timeout"}
@@ -290,7 +212,7 @@ func open(ctx context.Context, w *watch, u string, k *pageKind) measure {
 		}
 		// A page whose script threw and that has finished loading will not
 		// become readable: call it blank after a grace period.
-		if err == nil && sameDoc(st.Href, u) && st.State == "complete" && len(w.snapshot()) > 0 {
+		if err == nil && sameDoc(st.Href, u) && st.State == "complete" && len(w.Problems()) > 0 {
 			if completeSince.IsZero() {
 				completeSince = time.Now()
 			} else if time.Since(completeSince) > 3*time.Second {
@@ -456,7 +378,7 @@ func (c *chrome) measure(o *options, file string, k *pageKind, word string, logf
 	var runs []measure
 	for i := 0; i < o.browserRuns; i++ {
 		first := i == 0
-		runs = append(runs, c.tab(o.pageTimeout, pr, func(ctx context.Context, w *watch) measure {
+		runs = append(runs, c.tab(o.pageTimeout, pr, func(ctx context.Context, w *browsertest.Watch) measure {
 			m := open(ctx, w, u, k)
 			if m.ok() && first {
 				c.timings(ctx, pr)
@@ -474,7 +396,7 @@ func (c *chrome) measure(o *options, file string, k *pageKind, word string, logf
 	interact := func(name, js string, args ...any) measure {
 		var runs []measure
 		for i := 0; i < o.browserRuns; i++ {
-			runs = append(runs, c.tab(o.pageTimeout, pr, func(ctx context.Context, w *watch) measure {
+			runs = append(runs, c.tab(o.pageTimeout, pr, func(ctx context.Context, w *browsertest.Watch) measure {
 				if m := open(ctx, w, u, k); !m.ok() {
 					return measure{Note: "n/a", Detail: "not readable: " + m.Note}
 				}
