@@ -127,6 +127,7 @@ func (x *exporter) entry(i int) *entryDoc {
 	return d
 }
 
+// message draws a message entry, by its role.
 func (x *exporter) message(d *entryDoc, i int) {
 	e := x.path[i]
 	b, err := e.Decode()
@@ -137,131 +138,165 @@ func (x *exporter) message(d *entryDoc, i int) {
 	m := b.Message
 	switch m.Role {
 	case sessiontree.RoleUser:
-		d.add(x.heading(e, "User"))
-		n := len(d.blocks)
-		for _, blk := range m.Content {
-			switch blk.Type {
-			case "text":
-				if strings.TrimSpace(blk.Text) != "" {
-					d.addPart(&part{class: classPrompt, kind: kindCode, content: clean(blk.Text), info: "text", label: "Prompt"})
-				}
-			default:
-				x.otherBlock(d, blk)
-			}
-		}
-		if len(d.blocks) == n {
-			d.add("*(empty message)*")
-		}
+		x.userMessage(d, e, m)
 	case sessiontree.RoleAssistant:
-		// Its calls, for the results that follow (see callFor).
-		calls := map[string]call{}
-		defer x.setCalls(i, calls)
-		title := "Assistant"
-		if m.Model != "" {
-			title += " (" + idSpan(m.Model) + ")"
-		}
-		d.add(x.heading(e, title))
-		n := len(d.blocks)
-		for _, blk := range m.Content {
-			switch blk.Type {
-			case "text":
-				if strings.TrimSpace(blk.Text) != "" {
-					d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
-				}
-			case "thinking":
-				if blk.Redacted {
-					d.add("*Thinking (redacted by the provider)*")
-				} else if strings.TrimSpace(blk.Thinking) != "" {
-					d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
-				}
-			case "toolCall":
-				c := x.toolCall(d, blk)
-				if blk.ID != "" {
-					calls[blk.ID] = c
-				}
-			default:
-				x.otherBlock(d, blk)
-			}
-		}
-		if e.Silent {
-			d.add("*Silent turn (NO_REPLY): not delivered to the user.*")
-		}
-		switch m.StopReason {
-		case "error":
-			d.add("**Error:** " + inlineText(shorten(text.Or(m.ErrorMessage, "the request failed"), 2000)))
-		case "aborted":
-			s := "**Aborted**"
-			if m.ErrorMessage != "" {
-				s += ": " + inlineText(shorten(m.ErrorMessage, 2000))
-			}
-			d.add(s)
-		case "length":
-			d.add("*Stopped: the output reached the length limit.*")
-		}
-		if len(d.blocks) == n {
-			d.add("*(no content)*")
-		}
+		x.assistantMessage(d, i, m)
 	case sessiontree.RoleToolResult:
-		title := "Tool result · " + idSpan(text.Or(m.ToolName, "tool"))
-		c, called := x.callFor(i, m.ToolCallID)
-		if called && c.what != "" {
-			title += " " + idSpan(c.what)
-		}
-		d.add(x.heading(e, title))
-		if m.IsError {
-			d.add("*The tool reported an error.*")
-		}
-		n := len(d.blocks)
-		var texts []string
-		for _, blk := range m.Content {
-			if blk.Type == "text" {
-				texts = append(texts, blk.Text)
-			}
-		}
-		if out := strings.TrimRight(cleanOutput(strings.Join(texts, "\n")), "\n"); strings.TrimSpace(out) != "" {
-			lang := ""
-			if called && c.name == "read" && !m.IsError {
-				lang = extLanguage(c.path)
-			}
-			d.addPart(&part{class: classTool, kind: kindCode, content: out, info: lang, label: "Output", fold: true})
-		}
-		for _, blk := range m.Content {
-			if blk.Type != "text" {
-				x.otherBlock(d, blk)
-			}
-		}
-		if diff := editDiff(m.Details); diff != "" {
-			d.addPart(&part{class: classTool, kind: kindCode, content: diff, info: "diff", label: "Diff", fold: true})
-		}
-		if len(d.blocks) == n {
-			d.add("*(no output)*")
-		}
+		x.toolResult(d, i, m)
 	case sessiontree.RoleBashExecution:
-		d.add(x.heading(e, "User ran a command"))
-		d.addPart(&part{class: classTool, kind: kindCode, content: clean(m.Command), info: "sh", label: "Command", fold: true})
-		if out := strings.TrimRight(cleanOutput(m.Output), "\n"); strings.TrimSpace(out) != "" {
-			d.addPart(&part{class: classTool, kind: kindCode, content: out, label: "Output", fold: true})
-		}
-		var notes []string
-		if m.ExitCode != nil && *m.ExitCode != 0 {
-			notes = append(notes, fmt.Sprintf("exit code %d", *m.ExitCode))
-		}
-		if m.Cancelled {
-			notes = append(notes, "cancelled")
-		}
-		if m.Truncated {
-			notes = append(notes, "output truncated by the agent")
-		}
-		if m.ExcludeFromContext {
-			notes = append(notes, "not sent to the model (!!)")
-		}
-		if len(notes) > 0 {
-			d.add("*" + strings.Join(notes, "; ") + "*")
-		}
+		x.bashExecution(d, e, m)
 	case sessiontree.RoleCustom:
 		x.custom(d, e, m.CustomType, m.Display, m.Content)
 	default:
 		d.add(x.line(e, "Message of role "+idSpan(m.Role)+" (not shown)"))
+	}
+}
+
+// userMessage draws a user's prompt: its text as it was typed, in a fence.
+func (x *exporter) userMessage(d *entryDoc, e *sessiontree.Entry, m *sessiontree.Message) {
+	d.add(x.heading(e, "User"))
+	n := len(d.blocks)
+	for _, blk := range m.Content {
+		switch blk.Type {
+		case "text":
+			if strings.TrimSpace(blk.Text) != "" {
+				d.addPart(&part{class: classPrompt, kind: kindCode, content: clean(blk.Text), info: "text", label: "Prompt"})
+			}
+		default:
+			x.otherBlock(d, blk)
+		}
+	}
+	if len(d.blocks) == n {
+		d.add("*(empty message)*")
+	}
+}
+
+// assistantMessage draws the model's reply at index i of the path: its
+// text, thinking and tool calls, then how it stopped when not normally.
+func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) {
+	e := x.path[i]
+	// Its calls, for the results that follow (see callFor).
+	calls := map[string]call{}
+	defer x.setCalls(i, calls)
+	title := "Assistant"
+	if m.Model != "" {
+		title += " (" + idSpan(m.Model) + ")"
+	}
+	d.add(x.heading(e, title))
+	n := len(d.blocks)
+	for _, blk := range m.Content {
+		switch blk.Type {
+		case "text":
+			if strings.TrimSpace(blk.Text) != "" {
+				d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
+			}
+		case "thinking":
+			if blk.Redacted {
+				d.add("*Thinking (redacted by the provider)*")
+			} else if strings.TrimSpace(blk.Thinking) != "" {
+				d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
+			}
+		case "toolCall":
+			c := x.toolCall(d, blk)
+			if blk.ID != "" {
+				calls[blk.ID] = c
+			}
+		default:
+			x.otherBlock(d, blk)
+		}
+	}
+	if e.Silent {
+		d.add("*Silent turn (NO_REPLY): not delivered to the user.*")
+	}
+	if note := stopNote(m); note != "" {
+		d.add(note)
+	}
+	if len(d.blocks) == n {
+		d.add("*(no content)*")
+	}
+}
+
+// stopNote says how a reply stopped when it did not end normally: "" when
+// it did.
+func stopNote(m *sessiontree.Message) string {
+	switch m.StopReason {
+	case "error":
+		return "**Error:** " + inlineText(shorten(text.Or(m.ErrorMessage, "the request failed"), 2000))
+	case "aborted":
+		s := "**Aborted**"
+		if m.ErrorMessage != "" {
+			s += ": " + inlineText(shorten(m.ErrorMessage, 2000))
+		}
+		return s
+	case "length":
+		return "*Stopped: the output reached the length limit.*"
+	}
+	return ""
+}
+
+// toolResult draws a tool's result at index i of the path, named after the
+// call it answers: its text output (in the language of the file read), its
+// other blocks, and an edit's diff.
+func (x *exporter) toolResult(d *entryDoc, i int, m *sessiontree.Message) {
+	title := "Tool result · " + idSpan(text.Or(m.ToolName, "tool"))
+	c, called := x.callFor(i, m.ToolCallID)
+	if called && c.what != "" {
+		title += " " + idSpan(c.what)
+	}
+	d.add(x.heading(x.path[i], title))
+	if m.IsError {
+		d.add("*The tool reported an error.*")
+	}
+	n := len(d.blocks)
+	var texts []string
+	for _, blk := range m.Content {
+		if blk.Type == "text" {
+			texts = append(texts, blk.Text)
+		}
+	}
+	if out := strings.TrimRight(cleanOutput(strings.Join(texts, "\n")), "\n"); strings.TrimSpace(out) != "" {
+		lang := ""
+		if called && c.name == "read" && !m.IsError {
+			lang = extLanguage(c.path)
+		}
+		d.addPart(&part{class: classTool, kind: kindCode, content: out, info: lang, label: "Output", fold: true})
+	}
+	for _, blk := range m.Content {
+		if blk.Type != "text" {
+			x.otherBlock(d, blk)
+		}
+	}
+	if diff := editDiff(m.Details); diff != "" {
+		d.addPart(&part{class: classTool, kind: kindCode, content: diff, info: "diff", label: "Diff", fold: true})
+	}
+	if len(d.blocks) == n {
+		d.add("*(no output)*")
+	}
+}
+
+// bashExecution draws a command the user ran, its output, and what became
+// of it (exit code, cancelled, truncated, kept from the model).
+func (x *exporter) bashExecution(d *entryDoc, e *sessiontree.Entry, m *sessiontree.Message) {
+	d.add(x.heading(e, "User ran a command"))
+	d.addPart(&part{class: classTool, kind: kindCode, content: clean(m.Command), info: "sh", label: "Command", fold: true})
+	if out := strings.TrimRight(cleanOutput(m.Output), "\n"); strings.TrimSpace(out) != "" {
+		d.addPart(&part{class: classTool, kind: kindCode, content: out, label: "Output", fold: true})
+	}
+	var notes []string
+	if m.ExitCode != nil && *m.ExitCode != 0 {
+		notes = append(notes, fmt.Sprintf("exit code %d", *m.ExitCode))
+	}
+	if m.Cancelled {
+		notes = append(notes, "cancelled")
+	}
+	if m.Truncated {
+		notes = append(notes, "output truncated by the agent")
+	}
+	if m.ExcludeFromContext {
+		notes = append(notes, "not sent to the model (!!)")
+	}
+	if len(notes) > 0 {
+		d.add("*" + strings.Join(notes, "; ") + "*")
 	}
 }
 

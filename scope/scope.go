@@ -46,8 +46,21 @@ const (
 
 // Apply writes the session s, seen from leaf, without what o leaves out.
 func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, Summary, error) {
-	var sum Summary
-	keep := make([]bool, len(s.Entries))
+	keep, omitted := selectEntries(s, leaf, o)
+	sum := Summary{Omitted: omitted}
+	var out bytes.Buffer
+	var counts counters
+	if err := write(&out, s, leaf, keep, o, &counts); err != nil {
+		return nil, sum, err
+	}
+	sum.Omitted = append(sum.Omitted, counts.omitted()...)
+	return out.Bytes(), sum, nil
+}
+
+// selectEntries is which entries o keeps, by index, and what it leaves
+// out of them: the other branches, the hidden custom messages.
+func selectEntries(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) (keep []bool, omitted []string) {
+	keep = make([]bool, len(s.Entries))
 	for i := range keep {
 		keep[i] = true
 	}
@@ -59,7 +72,7 @@ func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, 
 			keep[e.Index] = true
 		}
 		if n := len(s.Entries) - len(s.Path(leaf)); n > 0 {
-			sum.Omitted = append(sum.Omitted, "every branch but the one shown ("+text.Count(n, "entry", "entries")+")")
+			omitted = append(omitted, "every branch but the one shown ("+text.Count(n, "entry", "entries")+")")
 		}
 	}
 	if o.NoHidden {
@@ -71,35 +84,29 @@ func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, 
 			}
 		}
 		if n > 0 {
-			sum.Omitted = append(sum.Omitted, "custom messages hidden from the user ("+text.Count(n, "message", "messages")+")")
+			omitted = append(omitted, "custom messages hidden from the user ("+text.Count(n, "message", "messages")+")")
 		}
 	}
-	// A removed entry's children hang from its nearest kept ancestor.
-	parentOf := func(e *sessiontree.Entry) string {
-		for p := e.Parent; p != nil; p = p.Parent {
-			if keep[p.Index] {
-				return p.ID
-			}
-		}
-		return ""
-	}
+	return keep, omitted
+}
 
-	var out bytes.Buffer
-	var counts counters
+// write writes the kept entries of s, rewritten as o says, in the
+// session's format: a JSONL file or a Flue document.
+func write(out *bytes.Buffer, s *sessiontree.Session, leaf *sessiontree.Entry, keep []bool, o Options, counts *counters) error {
 	flue := s.Format == sessiontree.FormatFlue
 	if flue {
 		out.WriteString(`{"version":3,"entries":[`)
-	} else if err := writeHeader(&out, s); err != nil {
-		return nil, sum, err
+	} else if err := writeHeader(out, s); err != nil {
+		return err
 	}
 	first := true
 	for _, e := range s.Entries {
 		if !keep[e.Index] {
 			continue
 		}
-		raw, err := rewrite(e, parentOf(e), o, &counts)
+		raw, err := rewrite(e, keptParent(e, keep), o, counts)
 		if err != nil {
-			return nil, sum, fmt.Errorf("entry %s (line %d): %w", e.ID, e.Line, err)
+			return fmt.Errorf("entry %s (line %d): %w", e.ID, e.Line, err)
 		}
 		if flue && !first {
 			out.WriteByte(',')
@@ -111,32 +118,56 @@ func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, 
 		}
 	}
 	if flue {
-		out.WriteString(`],"leafId":`)
-		if leaf != nil && keep[leaf.Index] {
-			id, _ := json.Marshal(leaf.ID)
-			out.Write(id)
-		} else {
-			out.WriteString("null")
-		}
-		if len(s.Metadata) > 0 {
-			out.WriteString(`,"metadata":`)
-			out.Write(s.Metadata)
-		}
-		out.WriteString("}\n")
+		writeFlueEnd(out, s, leaf, keep)
 	}
-	if counts.thinking > 0 {
-		sum.Omitted = append(sum.Omitted, "thinking ("+text.Count(counts.thinking, "block", "blocks")+")")
-	}
-	if counts.outputs > 0 {
-		sum.Omitted = append(sum.Omitted, "tool output ("+text.Count(counts.outputs, "result", "results")+")")
-	}
-	if counts.data > 0 {
-		sum.Omitted = append(sum.Omitted, "extension state ("+text.Count(counts.data, "entry", "entries")+")")
-	}
-	return out.Bytes(), sum, nil
+	return nil
 }
 
+// keptParent is the id of e's nearest kept ancestor: a removed entry's
+// children hang from it.
+func keptParent(e *sessiontree.Entry, keep []bool) string {
+	for p := e.Parent; p != nil; p = p.Parent {
+		if keep[p.Index] {
+			return p.ID
+		}
+	}
+	return ""
+}
+
+// writeFlueEnd ends a Flue document: its leaf, when kept, and its
+// metadata.
+func writeFlueEnd(out *bytes.Buffer, s *sessiontree.Session, leaf *sessiontree.Entry, keep []bool) {
+	out.WriteString(`],"leafId":`)
+	if leaf != nil && keep[leaf.Index] {
+		id, _ := json.Marshal(leaf.ID)
+		out.Write(id)
+	} else {
+		out.WriteString("null")
+	}
+	if len(s.Metadata) > 0 {
+		out.WriteString(`,"metadata":`)
+		out.Write(s.Metadata)
+	}
+	out.WriteString("}\n")
+}
+
+// counters count what rewrite leaves out of the entries it keeps.
 type counters struct{ thinking, outputs, data int }
+
+// omitted says what the counts left out.
+func (c *counters) omitted() []string {
+	var omitted []string
+	if c.thinking > 0 {
+		omitted = append(omitted, "thinking ("+text.Count(c.thinking, "block", "blocks")+")")
+	}
+	if c.outputs > 0 {
+		omitted = append(omitted, "tool output ("+text.Count(c.outputs, "result", "results")+")")
+	}
+	if c.data > 0 {
+		omitted = append(omitted, "extension state ("+text.Count(c.data, "entry", "entries")+")")
+	}
+	return omitted
+}
 
 // hiddenMessage: a custom message the user never saw (the model did).
 func hiddenMessage(e *sessiontree.Entry) bool {

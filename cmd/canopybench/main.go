@@ -115,7 +115,78 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
-	var o options
+	o, err := parseFlags(args, stderr)
+	if o == nil {
+		return err // or --help
+	}
+	if err := o.setup(); err != nil {
+		return err
+	}
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
+	}
+
+	// 1. Our binary.
+	if err := buildCanopy(o, stderr, logf); err != nil {
+		return err
+	}
+	if o.archive {
+		return archiveBench(o, stdout, logf)
+	}
+
+	// 2. Inputs.
+	specs, err := selectInputs(o.inputs)
+	if err != nil {
+		return err
+	}
+	res := &results{
+		Started:       time.Now().UTC().Format(time.RFC3339),
+		Command:       "go run ./cmd/canopybench " + strings.Join(args, " "),
+		Runs:          o.runs,
+		BrowserRuns:   o.browserRuns,
+		SearchWord:    o.searchWord,
+		InteractAfter: o.interactAfter,
+		CPUs:          goruntime.NumCPU(),
+		Revision:      revision(o.repoRoot),
+	}
+
+	if o.pgo {
+		return pgoProfile(o, specs, stdout, stderr, logf)
+	}
+
+	// 3. The reference, warmed up once (its first call installs it).
+	ref := newReference(o, logf)
+	res.Reference = ref.status()
+
+	// 4. The browser.
+	var br *chrome
+	if !o.noBrowser {
+		br, err = startBrowser(o.chromium, filepath.Join(o.out, "chromium-profile"))
+		if err != nil {
+			logf("browser: %v (page measurements are skipped)", err)
+			res.Browser = "unavailable: " + err.Error()
+		} else {
+			defer br.stop()
+			res.Browser = br.version
+		}
+	} else {
+		res.Browser = "skipped (--no-browser)"
+	}
+
+	benchInputs(o, specs, ref, br, res, logf)
+	res.Finished = time.Now().UTC().Format(time.RFC3339)
+	if err := writeResults(o, res); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, textTable(res))
+	fmt.Fprintf(stdout, "\nresults: %s, %s\n", filepath.Join(o.out, "results.md"), filepath.Join(o.out, "results.json"))
+	return nil
+}
+
+// parseFlags reads the command line. It returns nil options, and a nil
+// error, after --help.
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
 	fs := pflag.NewFlagSet("canopybench", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringVar(&o.out, "out", filepath.Join(os.TempDir(), "canopybench"), "working and results `DIR`")
@@ -140,20 +211,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return nil
+			return nil, nil
 		}
-		return err
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
 	if o.interactAfter != "load" && o.interactAfter != "readable" {
-		return fmt.Errorf("--interact-after must be load or readable, not %q", o.interactAfter)
+		return nil, fmt.Errorf("--interact-after must be load or readable, not %q", o.interactAfter)
 	}
 	if o.runs < 1 || o.browserRuns < 1 {
-		return errors.New("--runs and --browser-runs must be at least 1")
+		return nil, errors.New("--runs and --browser-runs must be at least 1")
 	}
+	return o, nil
+}
 
+// setup finds the repository and the shared directory, and makes the
+// working directories.
+func (o *options) setup() error {
 	root, err := repoRoot()
 	if err != nil {
 		return err
@@ -170,11 +246,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
-	}
+	return nil
+}
 
-	// 1. Our binary.
+// buildCanopy builds cmd/canopy into the working directory, without
+// profile-guided optimization for --pgo.
+func buildCanopy(o *options, stderr io.Writer, logf func(string, ...any)) error {
 	o.canopyBinary = filepath.Join(o.out, "canopy")
 	logf("building %s", o.canopyBinary)
 	buildArgs := []string{"build", "-o", o.canopyBinary}
@@ -184,75 +261,30 @@ func run(args []string, stdout, stderr io.Writer) error {
 		buildArgs = append(buildArgs, "-pgo=off")
 	}
 	build := exec.Command("go", append(buildArgs, "./cmd/canopy")...)
-	build.Dir = root
+	build.Dir = o.repoRoot
 	build.Stdout, build.Stderr = stderr, stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("go build ./cmd/canopy: %w", err)
 	}
+	return nil
+}
 
-	if o.archive {
-		return archiveBench(&o, stdout, logf)
-	}
-
-	// 2. Inputs.
-	specs, err := selectInputs(o.inputs)
-	if err != nil {
-		return err
-	}
-	res := &results{
-		Started:       time.Now().UTC().Format(time.RFC3339),
-		Command:       "go run ./cmd/canopybench " + strings.Join(args, " "),
-		Runs:          o.runs,
-		BrowserRuns:   o.browserRuns,
-		SearchWord:    o.searchWord,
-		InteractAfter: o.interactAfter,
-		CPUs:          goruntime.NumCPU(),
-		Revision:      revision(root),
-	}
-
-	if o.pgo {
-		return pgoProfile(&o, specs, stdout, stderr, logf)
-	}
-
-	// 3. The reference, warmed up once (its first call installs it).
-	ref := newReference(&o, logf)
-	res.Reference = ref.status()
-
-	// 4. The browser.
-	var br *chrome
-	if !o.noBrowser {
-		br, err = startBrowser(o.chromium, filepath.Join(o.out, "chromium-profile"))
-		if err != nil {
-			logf("browser: %v (page measurements are skipped)", err)
-			res.Browser = "unavailable: " + err.Error()
-		} else {
-			defer br.stop()
-			res.Browser = br.version
-		}
-	} else {
-		res.Browser = "skipped (--no-browser)"
-	}
-
+// benchInputs prepares and measures each input in turn, writing the
+// results after each.
+func benchInputs(o *options, specs []inputSpec, ref *reference, br *chrome, res *results, logf func(string, ...any)) {
 	for _, sp := range specs {
 		row := &row{Input: sp.name}
 		res.Rows = append(res.Rows, row)
-		path, err := sp.prepare(&o, logf)
+		path, err := sp.prepare(o, logf)
 		if err != nil {
 			row.Err = "input: " + err.Error()
 			logf("%s: %v", sp.name, err)
-			writeResults(&o, res)
+			writeResults(o, res)
 			continue
 		}
-		benchInput(&o, ref, br, row, path, logf)
-		writeResults(&o, res)
+		benchInput(o, ref, br, row, path, logf)
+		writeResults(o, res)
 	}
-	res.Finished = time.Now().UTC().Format(time.RFC3339)
-	if err := writeResults(&o, res); err != nil {
-		return err
-	}
-	fmt.Fprint(stdout, textTable(res))
-	fmt.Fprintf(stdout, "\nresults: %s, %s\n", filepath.Join(o.out, "results.md"), filepath.Join(o.out, "results.json"))
-	return nil
 }
 
 // benchInput fills row for one input: both exports, then both pages.

@@ -55,6 +55,7 @@ func cellMS(m measure) string {
 	return fmt.Sprintf("%.0f", m.MS)
 }
 
+// cells is the row's cells, one per column of header.
 func (r *row) cells() []string {
 	c := []string{r.Input, "", ""}
 	if r.SizeBytes > 0 {
@@ -76,68 +77,90 @@ func (r *row) cells() []string {
 	if f == nil {
 		f = &toolResult{Status: "n/a"}
 	}
-	both := o.Status == "ok" && f.Status == "ok"
-	tool := func(t *toolResult, v string) string {
-		if t.Status != "ok" {
-			return t.Status
-		}
-		return v
-	}
-	ratio := func(a, b float64, ok bool) string {
-		if !ok || b == 0 {
-			return ""
-		}
-		return fmt.Sprintf("%.1fx", a/b)
-	}
-	c = append(c,
-		tool(o, fmt.Sprintf("%.2f", o.Wall)), tool(f, fmt.Sprintf("%.2f", f.Wall)), ratio(f.Wall, o.Wall, both),
-		tool(o, fmt.Sprintf("%.0f", mb(o.RSSKB*1024))), tool(f, fmt.Sprintf("%.0f", mb(f.RSSKB*1024))),
-		ratio(float64(o.RSSKB*1024), float64(r.SizeBytes), o.Status == "ok" && o.RSSKB > 0),
-		tool(o, fmt.Sprintf("%.1f", mb(o.OutBytes))), tool(f, fmt.Sprintf("%.1f", mb(f.OutBytes))),
-	)
-	page := func(t *toolResult, get func(*pageResult) measure) string {
-		if t.Status != "ok" {
-			return "n/a"
-		}
-		if t.Page == nil {
-			return ""
-		}
-		return cellMS(get(t.Page))
-	}
-	loaded := func(t *toolResult) string {
-		if t.Status != "ok" {
-			return "n/a"
-		}
-		if t.Page == nil || t.Page.Load <= 0 {
-			return ""
-		}
-		return fmt.Sprintf("%.0f", t.Page.Load)
-	}
-	c = append(c, page(o, func(p *pageResult) measure { return p.Readable }), page(f, func(p *pageResult) measure { return p.Readable }),
-		loaded(o), loaded(f))
-	for _, get := range []func(*pageResult) measure{
-		func(p *pageResult) measure { return p.Search },
-		func(p *pageResult) measure { return p.Filter },
-		func(p *pageResult) measure { return p.Click },
-	} {
-		c = append(c, page(o, get), page(f, get))
-	}
-	errCell := func(t *toolResult) string {
-		switch {
-		case t.Page == nil:
-			return ""
-		case len(t.Page.Errors) > 0:
-			return "ERR"
-		}
-		return "-"
-	}
-	c = append(c, errCell(o), errCell(f))
+	c = append(c, r.exportCells(o, f)...)
+	c = append(c, pageCells(o, f)...)
 	if share := r.otherCPU(); share >= 0 {
 		c = append(c, fmt.Sprintf("%.0f", 100*share))
 	} else {
 		c = append(c, "")
 	}
 	return c
+}
+
+// exportCells are the export's columns, ours (o) beside the reference's
+// (f): wall time, peak memory, output size.
+func (r *row) exportCells(o, f *toolResult) []string {
+	both := o.Status == "ok" && f.Status == "ok"
+	return []string{
+		toolCell(o, fmt.Sprintf("%.2f", o.Wall)), toolCell(f, fmt.Sprintf("%.2f", f.Wall)), ratioCell(f.Wall, o.Wall, both),
+		toolCell(o, fmt.Sprintf("%.0f", mb(o.RSSKB*1024))), toolCell(f, fmt.Sprintf("%.0f", mb(f.RSSKB*1024))),
+		ratioCell(float64(o.RSSKB*1024), float64(r.SizeBytes), o.Status == "ok" && o.RSSKB > 0),
+		toolCell(o, fmt.Sprintf("%.1f", mb(o.OutBytes))), toolCell(f, fmt.Sprintf("%.1f", mb(f.OutBytes))),
+	}
+}
+
+// pageCells are the page's columns, ours (o) beside the reference's (f):
+// readable, loaded, search, filter, click, errors.
+func pageCells(o, f *toolResult) []string {
+	readable := func(p *pageResult) measure { return p.Readable }
+	c := []string{pageCell(o, readable), pageCell(f, readable), loadCell(o), loadCell(f)}
+	for _, get := range []func(*pageResult) measure{
+		func(p *pageResult) measure { return p.Search },
+		func(p *pageResult) measure { return p.Filter },
+		func(p *pageResult) measure { return p.Click },
+	} {
+		c = append(c, pageCell(o, get), pageCell(f, get))
+	}
+	return append(c, errCell(o), errCell(f))
+}
+
+// toolCell is v, or the tool's status when it failed.
+func toolCell(t *toolResult, v string) string {
+	if t.Status != "ok" {
+		return t.Status
+	}
+	return v
+}
+
+// ratioCell is a/b, when both are known.
+func ratioCell(a, b float64, ok bool) string {
+	if !ok || b == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1fx", a/b)
+}
+
+// pageCell is one measurement of a page, in milliseconds.
+func pageCell(t *toolResult, get func(*pageResult) measure) string {
+	if t.Status != "ok" {
+		return "n/a"
+	}
+	if t.Page == nil {
+		return ""
+	}
+	return cellMS(get(t.Page))
+}
+
+// loadCell is when the page's load event came, in milliseconds.
+func loadCell(t *toolResult) string {
+	if t.Status != "ok" {
+		return "n/a"
+	}
+	if t.Page == nil || t.Page.Load <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.0f", t.Page.Load)
+}
+
+// errCell says whether the page reported errors.
+func errCell(t *toolResult) string {
+	switch {
+	case t.Page == nil:
+		return ""
+	case len(t.Page.Errors) > 0:
+		return "ERR"
+	}
+	return "-"
 }
 
 // otherCPU is the largest share of the CPUs that other processes used

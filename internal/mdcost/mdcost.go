@@ -153,18 +153,7 @@ func (sc *Scratch) cost(src string) int64 {
 // and tables.
 func (sc *Scratch) segmentCost(seg string, lines int) int64 {
 	var total int64
-	// Link destinations: each "](" is read to the next white space (or
-	// ">" after "](<"), or the line's end. Pending ones are summed when
-	// that comes: count*at - sum of their starts.
-	var wsCount, wsSum, angleCount, angleSum int64
-	flushWS := func(at int) {
-		total += costDestByte * (wsCount*int64(at) - wsSum)
-		wsCount, wsSum = 0, 0
-	}
-	flushAngle := func(at int) {
-		total += costDestByte * (angleCount*int64(at) - angleSum)
-		angleCount, angleSum = 0, 0
-	}
+	var d dests
 	opens, openAt := sc.opens[:0], sc.openAt[:0]
 	em := &sc.em
 	em.list, em.openable = em.list[:0], [3]int{}
@@ -174,30 +163,20 @@ func (sc *Scratch) segmentCost(seg string, lines int) int64 {
 	delimRow := false // a table's delimiter row was seen: the lines after are its rows
 	for i := 0; i < len(seg); i++ {
 		c := seg[i]
-		if !costBytes[c] && (wsCount == 0 || !spaceBytes[c]) {
+		if !costBytes[c] && (d.wsCount == 0 || !spaceBytes[c]) {
 			continue // most bytes: nothing to count
 		}
 		switch {
 		case c == '\n':
-			flushWS(i)
-			flushAngle(i)
+			total += d.endWS(i) + d.endAngle(i)
 			line++
-			next := nextLine(seg, i+1)
-			if !delimRow {
-				if cols := tableDelimCells(next); cols > 0 {
-					// Every row from the header on has cols cells.
-					total += costTableCell * int64(cols) * int64(int32(lines)-line+1)
-					delimRow = true
-				}
-			} else if t := strings.TrimLeft(next, " \t"); t != "" && strings.IndexByte(">`~<*_-", t[0]) >= 0 {
-				// What may end the table's paragraph: a quote, a fence, an
-				// HTML block, a thematic break. Another table may follow.
-				delimRow = false
-			}
+			var rows int64
+			rows, delimRow = tableCost(nextLine(seg, i+1), line, int32(lines), delimRow)
+			total += rows
 		case spaceBytes[c]:
-			flushWS(i)
+			total += d.endWS(i)
 		case c == '>':
-			flushAngle(i)
+			total += d.endAngle(i)
 		case c == '[':
 			opens = append(opens, int32(i))
 			openAt = append(openAt, line)
@@ -208,22 +187,9 @@ func (sc *Scratch) segmentCost(seg string, lines int) int64 {
 			}
 			if i+1 < len(seg) && seg[i+1] == '(' {
 				sawDest = true
-				j := i + 2
-				for j < len(seg) && (seg[j] == ' ' || seg[j] == '\t') {
-					j++
-				}
-				if j > i+2 {
-					flushWS(i + 2) // the destinations before end there
-				}
-				// This one is read from j, after the spaces.
-				if j < len(seg) && seg[j] == '<' {
-					angleCount++
-					angleSum += int64(j)
-				} else {
-					wsCount++
-					wsSum += int64(j)
-				}
-				i = j - 1
+				var cost int64
+				cost, i = d.open(seg, i)
+				total += cost
 			}
 		case c == '*' || c == '_' || c == '~':
 			j := i
@@ -236,9 +202,73 @@ func (sc *Scratch) segmentCost(seg string, lines int) int64 {
 			i = j - 1
 		}
 	}
-	flushWS(len(seg))
-	flushAngle(len(seg))
-	return total
+	return total + d.endWS(len(seg)) + d.endAngle(len(seg))
+}
+
+// dests are the link destinations of a paragraph not yet ended: each
+// "](" is read to the next white space (or ">" after "](<"), or the
+// line's end. Pending ones are summed when that comes: count*at - sum of
+// their starts.
+type dests struct {
+	wsCount, wsSum, angleCount, angleSum int64
+}
+
+// endWS ends the pending destinations read to white space, at at, and
+// returns their cost.
+func (d *dests) endWS(at int) int64 {
+	c := costDestByte * (d.wsCount*int64(at) - d.wsSum)
+	d.wsCount, d.wsSum = 0, 0
+	return c
+}
+
+// endAngle ends the pending destinations read to ">", at at, and returns
+// their cost.
+func (d *dests) endAngle(at int) int64 {
+	c := costDestByte * (d.angleCount*int64(at) - d.angleSum)
+	d.angleCount, d.angleSum = 0, 0
+	return c
+}
+
+// open starts the destination of the "](" at seg[i]: it returns the cost
+// of the destinations the spaces after it end, and the index of the last
+// of those spaces (where the scan goes on).
+func (d *dests) open(seg string, i int) (cost int64, last int) {
+	j := i + 2
+	for j < len(seg) && (seg[j] == ' ' || seg[j] == '\t') {
+		j++
+	}
+	if j > i+2 {
+		cost = d.endWS(i + 2) // the destinations before end there
+	}
+	// This one is read from j, after the spaces.
+	if j < len(seg) && seg[j] == '<' {
+		d.angleCount++
+		d.angleSum += int64(j)
+	} else {
+		d.wsCount++
+		d.wsSum += int64(j)
+	}
+	return cost, j - 1
+}
+
+// tableCost is the cost of a table's cells when next, the line after the
+// line-th of a paragraph of lines lines, is a table's delimiter row, and
+// whether the lines after next are a table's rows (delimRow: they were
+// before next).
+func tableCost(next string, line, lines int32, delimRow bool) (int64, bool) {
+	if !delimRow {
+		if cols := tableDelimCells(next); cols > 0 {
+			// Every row from the header on has cols cells.
+			return costTableCell * int64(cols) * int64(lines-line+1), true
+		}
+		return 0, false
+	}
+	if t := strings.TrimLeft(next, " \t"); t != "" && strings.IndexByte(">`~<*_-", t[0]) >= 0 {
+		// What may end the table's paragraph: a quote, a fence, an
+		// HTML block, a thematic break. Another table may follow.
+		return 0, false
+	}
+	return 0, true
 }
 
 // costBytes are the bytes segmentCost looks at; spaceBytes end link

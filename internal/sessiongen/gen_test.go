@@ -56,25 +56,27 @@ func parse(t *testing.T, data []byte) (header line, entries []line) {
 	return header, entries
 }
 
+// generateCases are TestGenerate's configurations.
+var generateCases = []struct {
+	name string
+	cfg  Config
+}{
+	{"branched", Config{Entries: 3000, Shape: ShapeBranched, Seed: 1}},
+	{"branched other seed", Config{Entries: 3000, Shape: ShapeBranched, Seed: 42}},
+	{"branched small content", Config{Entries: 2000, Shape: ShapeBranched, Seed: 7, Content: "small"}},
+	{"linear", Config{Entries: 5000, Shape: ShapeLinear, Seed: 1}},
+	{"linear full content", Config{Entries: 1500, Shape: ShapeLinear, Seed: 3, Content: "full"}},
+	{"wide", Config{Entries: 2000, Shape: ShapeWide, Seed: 1}},
+	{"one entry", Config{Entries: 1, Shape: ShapeBranched, Seed: 1}},
+	{"no entries", Config{Entries: 0, Shape: ShapeLinear, Seed: 1}},
+	{"images", Config{Entries: 400, Shape: ShapeBranched, Seed: 5, Images: 7, ImageBytes: 3000}},
+	{"many images", Config{Entries: 40, Shape: ShapeBranched, Seed: 5, Images: 30, ImageBytes: 100}},
+	{"images everywhere", Config{Entries: 10, Shape: ShapeLinear, Seed: 5, Images: 10, ImageBytes: 64}},
+	{"wide images", Config{Entries: 100, Shape: ShapeWide, Seed: 9, Images: 3, ImageBytes: 500}},
+}
+
 func TestGenerate(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  Config
-	}{
-		{"branched", Config{Entries: 3000, Shape: ShapeBranched, Seed: 1}},
-		{"branched other seed", Config{Entries: 3000, Shape: ShapeBranched, Seed: 42}},
-		{"branched small content", Config{Entries: 2000, Shape: ShapeBranched, Seed: 7, Content: "small"}},
-		{"linear", Config{Entries: 5000, Shape: ShapeLinear, Seed: 1}},
-		{"linear full content", Config{Entries: 1500, Shape: ShapeLinear, Seed: 3, Content: "full"}},
-		{"wide", Config{Entries: 2000, Shape: ShapeWide, Seed: 1}},
-		{"one entry", Config{Entries: 1, Shape: ShapeBranched, Seed: 1}},
-		{"no entries", Config{Entries: 0, Shape: ShapeLinear, Seed: 1}},
-		{"images", Config{Entries: 400, Shape: ShapeBranched, Seed: 5, Images: 7, ImageBytes: 3000}},
-		{"many images", Config{Entries: 40, Shape: ShapeBranched, Seed: 5, Images: 30, ImageBytes: 100}},
-		{"images everywhere", Config{Entries: 10, Shape: ShapeLinear, Seed: 5, Images: 10, ImageBytes: 64}},
-		{"wide images", Config{Entries: 100, Shape: ShapeWide, Seed: 9, Images: 3, ImageBytes: 500}},
-	}
-	for _, tt := range tests {
+	for _, tt := range generateCases {
 		t.Run(tt.name, func(t *testing.T) {
 			data := generate(t, tt.cfg)
 			if again := generate(t, tt.cfg); !bytes.Equal(data, again) {
@@ -87,60 +89,81 @@ func TestGenerate(t *testing.T) {
 			if len(entries) != tt.cfg.Entries {
 				t.Fatalf("got %d entries, want %d", len(entries), tt.cfg.Entries)
 			}
-			index := map[string]int{}
-			for i, e := range entries {
-				if len(e.ID) != 8 || strings.Trim(e.ID, "0123456789abcdef") != "" {
-					t.Fatalf("entry %d: id %q is not 8 hex chars", i, e.ID)
-				}
-				if _, dup := index[e.ID]; dup {
-					t.Fatalf("entry %d: duplicate id %q", i, e.ID)
-				}
-				if e.ParentID == nil {
-					if i != 0 {
-						t.Fatalf("entry %d: unexpected root", i)
-					}
-				} else if _, ok := index[*e.ParentID]; !ok {
-					t.Fatalf("entry %d: parent %q is not an earlier entry", i, *e.ParentID)
-				}
-				for _, ref := range []string{e.TargetID, e.FirstKept} {
-					if _, ok := index[ref]; ref != "" && !ok {
-						t.Fatalf("entry %d (%s): reference %q is not an earlier entry", i, e.Type, ref)
-					}
-				}
-				index[e.ID] = i
-			}
-			// A compaction keeps entries from firstKeptEntryId on: it must be
-			// an ancestor of the compaction.
-			for i, e := range entries {
-				if e.Type != "compaction" {
-					continue
-				}
-				found := false
-				for p := e.ParentID; p != nil && !found; p = entries[index[*p]].ParentID {
-					found = *p == e.FirstKept
-				}
-				if !found {
-					t.Fatalf("entry %d: firstKeptEntryId %q is not on the compaction's path", i, e.FirstKept)
-				}
-			}
-			switch tt.cfg.Shape {
-			case ShapeLinear:
-				for i, e := range entries[min(1, len(entries)):] {
-					if *e.ParentID != entries[i].ID {
-						t.Fatalf("entry %d: parent %q, want previous entry %q", i+1, *e.ParentID, entries[i].ID)
-					}
-				}
-			case ShapeWide:
-				for i, e := range entries[min(1, len(entries)):] {
-					if *e.ParentID != entries[0].ID {
-						t.Fatalf("entry %d: parent %q, want root %q", i+1, *e.ParentID, entries[0].ID)
-					}
-				}
-			}
+			index := checkIDs(t, entries)
+			checkCompactions(t, entries, index)
+			checkShape(t, tt.cfg.Shape, entries)
 			if got := countImages(t, entries); got != tt.cfg.Images {
 				t.Fatalf("got %d image messages, want %d", got, tt.cfg.Images)
 			}
 		})
+	}
+}
+
+// checkIDs checks that every id is unique and made of 8 hex digits, and
+// that every parent and reference is an earlier entry. It returns the
+// entries' indexes by id.
+func checkIDs(t *testing.T, entries []line) map[string]int {
+	t.Helper()
+	index := map[string]int{}
+	for i, e := range entries {
+		if len(e.ID) != 8 || strings.Trim(e.ID, "0123456789abcdef") != "" {
+			t.Fatalf("entry %d: id %q is not 8 hex chars", i, e.ID)
+		}
+		if _, dup := index[e.ID]; dup {
+			t.Fatalf("entry %d: duplicate id %q", i, e.ID)
+		}
+		if e.ParentID == nil {
+			if i != 0 {
+				t.Fatalf("entry %d: unexpected root", i)
+			}
+		} else if _, ok := index[*e.ParentID]; !ok {
+			t.Fatalf("entry %d: parent %q is not an earlier entry", i, *e.ParentID)
+		}
+		for _, ref := range []string{e.TargetID, e.FirstKept} {
+			if _, ok := index[ref]; ref != "" && !ok {
+				t.Fatalf("entry %d (%s): reference %q is not an earlier entry", i, e.Type, ref)
+			}
+		}
+		index[e.ID] = i
+	}
+	return index
+}
+
+// checkCompactions: a compaction keeps entries from firstKeptEntryId on,
+// which must be an ancestor of the compaction.
+func checkCompactions(t *testing.T, entries []line, index map[string]int) {
+	t.Helper()
+	for i, e := range entries {
+		if e.Type != "compaction" {
+			continue
+		}
+		found := false
+		for p := e.ParentID; p != nil && !found; p = entries[index[*p]].ParentID {
+			found = *p == e.FirstKept
+		}
+		if !found {
+			t.Fatalf("entry %d: firstKeptEntryId %q is not on the compaction's path", i, e.FirstKept)
+		}
+	}
+}
+
+// checkShape checks the parents of a linear session (each entry's is the
+// one before) and of a wide one (every entry's is the root).
+func checkShape(t *testing.T, shape string, entries []line) {
+	t.Helper()
+	switch shape {
+	case ShapeLinear:
+		for i, e := range entries[min(1, len(entries)):] {
+			if *e.ParentID != entries[i].ID {
+				t.Fatalf("entry %d: parent %q, want previous entry %q", i+1, *e.ParentID, entries[i].ID)
+			}
+		}
+	case ShapeWide:
+		for i, e := range entries[min(1, len(entries)):] {
+			if *e.ParentID != entries[0].ID {
+				t.Fatalf("entry %d: parent %q, want root %q", i+1, *e.ParentID, entries[0].ID)
+			}
+		}
 	}
 }
 
