@@ -5,16 +5,12 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/go-json-experiment/json"
-
-	"canopy/internal/sessiongen"
 )
 
 // fixtures copies testdata/archive (pi directories, a gateway store, Flue
@@ -192,104 +188,6 @@ func tree(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-func TestArchiveIncremental(t *testing.T) {
-	srcs, _ := fixtures(t)
-	run(t, srcs, "out", Options{})
-	before := manifest(t, "out")
-	stat := map[string]os.FileInfo{}
-	content := tree(t, "out")
-	for _, p := range before.Pages {
-		fi, err := os.Stat(filepath.Join("out", p.Path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		stat[p.Path] = fi
-	}
-
-	// Nothing changed: nothing is rendered, and every file is the same.
-	res := run(t, srcs, "out", Options{})
-	if res.Rendered != 0 || res.Kept != 8 || res.Removed != 0 {
-		t.Errorf("no-change re-run: %+v", res)
-	}
-
-	// One session grows, one unrelated session is deleted. The deleted
-	// one's page is kept, stale: a source that is gone may be back (a
-	// moved directory, an unmounted disk), and the page is all the
-	// archive has of it.
-	legacy := "src/pi/--home-ada-blog--/2026-04-01T08-00-00-000Z_legacy.jsonl"
-	legacyPage := "out/sessions/pi/--home-ada-blog--/2026-04-01T08-00-00-000Z_legacy.html"
-	if err := os.Remove(legacy); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile("src/gateway/agents/main/sessions/"+gwCron, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(`{"type":"message","id":"c3","parentId":"c2","timestamp":"2026-05-07T02:00:00.000Z","message":{"role":"user","content":"and today?","timestamp":0}}` + "\n")
-	f.Close()
-	res = run(t, srcs, "out", Options{})
-	if res.Rendered != 1 || res.Kept != 6 || res.Removed != 0 || len(res.Stale) != 1 || !res.Incomplete() {
-		t.Errorf("re-run after one change and one deletion: rendered %d kept %d removed %d stale %+v; want 1, 6, 0 and the deleted one", res.Rendered, res.Kept, res.Removed, res.Stale)
-	} else if s := res.Stale[0]; s.Source != legacy || !strings.HasPrefix(s.Reason, "source missing: ") {
-		t.Errorf("stale = %+v", s)
-	}
-	after := manifest(t, "out")
-	for _, p := range after.Pages {
-		fi, err := os.Stat(filepath.Join("out", p.Path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Kept pages are the same files (linked, not rewritten); the
-		// others have new content. (Inode numbers may be reused, so a
-		// rewritten file is told by its content.)
-		if strings.HasSuffix(p.Source, gwCron) || p.Path == "index.html" {
-			if bytes.Equal(content[filepath.FromSlash(p.Path)], mustReadBytes(t, filepath.Join("out", p.Path))) {
-				t.Errorf("%s: unchanged, want it made again", p.Path)
-			}
-		} else if old, ok := stat[p.Path]; !ok || !os.SameFile(old, fi) {
-			t.Errorf("%s: not the same file as before", p.Path)
-		}
-	}
-	if got := mustReadBytes(t, legacyPage); !bytes.Equal(got, content[strings.TrimPrefix(filepath.FromSlash(legacyPage), "out/")]) {
-		t.Error("the deleted session's page is not the one the previous run made")
-	}
-	if index := mustRead(t, "out/index.html"); !strings.Contains(index, "stale: the page is from an earlier run; source missing: "+legacy) {
-		t.Error("the index does not mark the deleted session's page stale")
-	}
-	if _, ok, _ := Verify("out"); !ok {
-		t.Error("Verify fails after the incremental run")
-	}
-	// --prune: the page of a source that is gone is removed.
-	res = run(t, srcs, "out", Options{Prune: true})
-	if res.Removed != 1 || len(res.Stale) != 0 || res.Incomplete() {
-		t.Errorf("--prune: removed %d, stale %+v; want 1 and none", res.Removed, res.Stale)
-	}
-	if _, err := os.Stat(legacyPage); !os.IsNotExist(err) {
-		t.Errorf("--prune: the deleted session's page is still there: %v", err)
-	}
-	after = manifest(t, "out")
-
-	// A page tampered with in the archive is made again, not kept.
-	target := filepath.Join("out", after.Pages[1].Path) // [0] is index.html
-	if err := os.WriteFile(target, []byte("tampered"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res = run(t, srcs, "out", Options{})
-	if res.Rendered != 1 {
-		t.Errorf("re-run after tampering: rendered %d, want 1", res.Rendered)
-	}
-
-	// A new fork relates to its parent: both pages are made again.
-	fork := strings.Replace(mustRead(t, "src/pi/--home-ada-shop--/"+piFork), "0196a000-0000-7000-8000-000000000002", "0196a000-0000-7000-8000-000000000003", 1)
-	if err := os.WriteFile("src/pi/--home-ada-shop--/2026-05-03T09-00-00-000Z_0196a000-0000-7000-8000-000000000003.jsonl", []byte(fork), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res = run(t, srcs, "out", Options{})
-	if res.Rendered != 2 {
-		t.Errorf("re-run after a new fork: rendered %d, want 2 (the fork and its parent)", res.Rendered)
-	}
-}
-
 func mustRead(t *testing.T, p string) string {
 	t.Helper()
 	return string(mustReadBytes(t, p))
@@ -302,111 +200,6 @@ func mustReadBytes(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func TestVerifyFindsTampering(t *testing.T) {
-	srcs, _ := fixtures(t)
-	run(t, srcs, "out", Options{})
-	m := manifest(t, "out")
-	cases := []struct {
-		name    string
-		do      func()
-		problem string
-	}{
-		{"changed page", func() { appendTo(t, filepath.Join("out", m.Pages[1].Path), "<script>x</script>") }, "changed"},
-		{"missing page", func() { os.Remove(filepath.Join("out", m.Pages[2].Path)) }, "missing"},
-		{"extra file", func() { os.WriteFile("out/sessions/extra.html", []byte("x"), 0o644) }, "unexpected"},
-		{"changed index", func() { appendTo(t, "out/index.html", " ") }, "changed"},
-		{"changed source", func() { appendTo(t, "src/pi/--home-ada-shop--/"+piParent, "\n") }, "source changed"},
-		{"manifest pointing outside", func() {
-			b := strings.Replace(mustRead(t, "out/manifest.json"), `"path": "index.html"`, `"path": "../outside.html"`, 1)
-			os.WriteFile("out/manifest.json", []byte(b), 0o644)
-		}, "not a path inside the archive"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			c.do()
-			findings, ok, err := Verify("out")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ok {
-				t.Fatal("Verify says ok")
-			}
-			found := false
-			for _, f := range findings {
-				found = found || strings.HasPrefix(f.Problem, c.problem)
-			}
-			if !found {
-				t.Errorf("no %q finding in %+v", c.problem, findings)
-			}
-		})
-	}
-	// A source that is gone is a note, not a mismatch.
-	run(t, srcs, "out2", Options{})
-	os.Remove("src/flue/session-task-1.json")
-	findings, ok, err := Verify("out2")
-	if err != nil || !ok || len(findings) != 1 || !strings.HasPrefix(findings[0].Problem, "source missing") {
-		t.Errorf("Verify with a source gone: ok %v, err %v, findings %+v", ok, err, findings)
-	}
-}
-
-func appendTo(t *testing.T, p, s string) {
-	t.Helper()
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(s)
-	f.Close()
-}
-
-func TestArchiveRefusesAForeignDirectory(t *testing.T) {
-	srcs, _ := fixtures(t)
-	os.MkdirAll("out", 0o755)
-	os.WriteFile("out/thesis.tex", []byte("years of work"), 0o644)
-	if _, err := Run(context.Background(), srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "not replacing it") {
-		t.Errorf("Run into a directory that is not an archive: %v", err)
-	}
-	if b, err := os.ReadFile("out/thesis.tex"); err != nil || string(b) != "years of work" {
-		t.Errorf("the directory's file was touched: %q %v", b, err)
-	}
-}
-
-func TestArchiveRefusesAnOutdirInsideItsSource(t *testing.T) {
-	_, _ = fixtures(t)
-	// The archive inside the directory it archives: the next run would
-	// read it as sessions, and the swap would replace part of a source.
-	// Refused, and nothing is made.
-	_, err := Run(context.Background(), []string{"src"}, "src/archive", Options{Version: "test"})
-	if err == nil || !strings.Contains(err.Error(), "is inside the source") {
-		t.Errorf("Run into a directory inside its source: %v", err)
-	}
-	if _, err := os.Lstat("src/archive"); !os.IsNotExist(err) {
-		t.Errorf("src/archive made: %v", err)
-	}
-	if ents, _ := filepath.Glob("src/.archive.canopy-*"); len(ents) > 0 {
-		t.Errorf("left behind: %v", ents)
-	}
-}
-
-func TestRecoverSwap(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	old := siblingPath(out, "old")
-	// A run died between moving the old archive aside and moving the new
-	// one in: the next run puts the old one back first.
-	os.MkdirAll(old, 0o755)
-	os.WriteFile(filepath.Join(old, ManifestName), []byte(`{"canopy":"x"}`), 0o644)
-	if err := recoverSwap(out); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(out, ManifestName)); err != nil {
-		t.Errorf("archive not restored: %v", err)
-	}
-	if _, err := os.Stat(old); !os.IsNotExist(err) {
-		t.Errorf("aside copy left: %v", err)
-	}
 }
 
 // cwdAtStart is the package directory: tests move into temporary ones.
@@ -425,73 +218,6 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
-}
-
-func TestInterruptedRunLeavesTheArchive(t *testing.T) {
-	srcs, _ := fixtures(t)
-	run(t, srcs, "out", Options{})
-	before := tree(t, "out")
-	// Enough new work that the child is killed while rendering: sessions
-	// of a few MB each.
-	os.MkdirAll("src/pi/--home-ada-big--", 0o755)
-	for i := range 6 {
-		f, err := os.Create(filepath.Join("src/pi/--home-ada-big--", "big-"+string(rune('a'+i))+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sessiongen.Generate(f, sessiongen.Config{Entries: 3000, Shape: sessiongen.ShapeBranched, Seed: uint64(i + 1)}); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
-	for attempt, wait := range []time.Duration{0, 50 * time.Millisecond, 300 * time.Millisecond} {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "CANOPY_ARCHIVE_CHILD=out", "CANOPY_ARCHIVE_SRCS="+strings.Join(srcs, ","))
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Kill it once the staging directory holds a page of the big
-		// sessions (mid-way), or after `wait` on later attempts.
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
-			if attempt == 0 {
-				if ents, _ := os.ReadDir(filepath.Join(siblingPath("out", "staging"), "sessions/pi/--home-ada-big--")); len(ents) > 0 {
-					break
-				}
-			} else if time.Since(deadline.Add(-30*time.Second)) > wait {
-				break
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		if cmd.ProcessState.Success() {
-			t.Fatalf("attempt %d: the run finished before it was killed: make it longer", attempt)
-		}
-		after := tree(t, "out")
-		if len(after) != len(before) {
-			t.Fatalf("attempt %d: %d files after the killed run, %d before", attempt, len(after), len(before))
-		}
-		for name, data := range before {
-			if !bytes.Equal(data, after[name]) {
-				t.Errorf("attempt %d: %s changed by a killed run", attempt, name)
-			}
-		}
-		if _, ok, err := Verify("out"); !ok || err != nil {
-			t.Errorf("attempt %d: the old archive does not verify: %v", attempt, err)
-		}
-	}
-	// The next run completes, and replaces what the killed one left.
-	res := run(t, srcs, "out", Options{})
-	if res.Sessions != 14 {
-		t.Errorf("sessions after the full run: %d, want 14", res.Sessions)
-	}
-	if _, err := os.Stat(siblingPath("out", "staging")); !os.IsNotExist(err) {
-		t.Errorf("staging directory left behind: %v", err)
-	}
-	if _, ok, _ := Verify("out"); !ok {
-		t.Error("Verify fails after the full run")
-	}
 }
 
 // The manifest is plain, stable JSON: a reader can diff two archives'.
@@ -566,19 +292,6 @@ func TestArchiveSince(t *testing.T) {
 			t.Errorf("%s (last active %s) is in the archive", s.Source, s.LastActivity)
 		}
 	}
-}
-
-func TestArchiveLocksOut(t *testing.T) {
-	srcs, _ := fixtures(t)
-	unlock, err := lock(siblingPath("out", "lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Run(context.Background(), srcs, "out", Options{Version: "test"}); err == nil || !strings.Contains(err.Error(), "another canopy archive") {
-		t.Errorf("a second run while one holds the lock: %v", err)
-	}
-	unlock()
-	run(t, srcs, "out", Options{})
 }
 
 // The same sources named another way (an absolute path instead of a

@@ -1,9 +1,6 @@
 package archive
 
 import (
-	"bytes"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -11,10 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
-	"canopy/internal/outpath"
+	"canopy/export"
 )
 
 // Source formats, as the manifest names them.
@@ -35,24 +29,6 @@ type Source struct {
 	Gateway  *GatewayInfo // the store's labels, for a transcript it lists
 }
 
-// GatewayInfo is what a gateway store says of one transcript.
-type GatewayInfo struct {
-	Store           string  `json:"store"` // the sessions.json, by its Source.Path
-	Key             string  `json:"key"`   // agent:<id>:main, cron:<job>, …
-	SessionID       string  `json:"sessionId"`
-	Topic           string  `json:"topic,omitempty"` // the thread id of a topic transcript
-	DisplayName     string  `json:"displayName,omitempty"`
-	ChatType        string  `json:"chatType,omitempty"`
-	Provider        string  `json:"provider,omitempty"`
-	Subject         string  `json:"subject,omitempty"`
-	UpdatedAt       string  `json:"updatedAt,omitempty"`
-	InputTokens     float64 `json:"inputTokens,omitempty"`
-	OutputTokens    float64 `json:"outputTokens,omitempty"`
-	TotalTokens     float64 `json:"totalTokens,omitempty"`
-	ContextTokens   float64 `json:"contextTokens,omitempty"`
-	CompactionCount float64 `json:"compactionCount,omitempty"`
-}
-
 // Problem is a source that could not be archived, and why.
 type Problem struct {
 	Path  string `json:"path"`
@@ -64,95 +40,16 @@ type Problem struct {
 // into labels for their transcripts. skip names directories never to enter
 // (the archive's own output). Unreadable paths are returned as problems.
 func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
-	var found []Source
-	var problems []Problem
-	skipped := map[string]bool{}
+	d := &discovery{skipped: map[string]bool{}}
 	for _, s := range skip {
 		if abs, err := filepath.Abs(s); err == nil {
-			skipped[abs] = true
+			d.skipped[abs] = true
 		}
 	}
 	for _, src := range srcs {
-		src = filepath.Clean(src)
-		fi, err := os.Stat(src) // a SRC that is a link is followed
-		if err != nil {
-			problems = append(problems, Problem{src, err.Error()})
-			continue
-		}
-		if !fi.IsDir() {
-			if !fi.Mode().IsRegular() {
-				problems = append(problems, Problem{src, notRegular(fi.Mode())})
-				continue
-			}
-			found = append(found, Source{Path: src, Rel: filepath.Base(src), Format: formatByName(src), Explicit: true})
-			continue
-		}
-		// A SRC that is a link to a directory: the directory it names is
-		// walked (links met inside it are not followed), and its files are
-		// named below the link, as the user named them.
-		root := src
-		if li, err := os.Lstat(src); err == nil && li.Mode()&fs.ModeSymlink != 0 {
-			if root, err = filepath.EvalSymlinks(src); err != nil {
-				problems = append(problems, Problem{src, err.Error()})
-				continue
-			}
-		}
-		shown := func(p string) string {
-			if root == src {
-				return p
-			}
-			rel, err := filepath.Rel(root, p)
-			if err != nil {
-				return p
-			}
-			return filepath.Join(src, rel)
-		}
-		base := filepath.Base(src)
-		if abs, err := filepath.Abs(src); err == nil {
-			base = filepath.Base(abs)
-		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				problems = append(problems, Problem{shown(p), err.Error()})
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			name := d.Name()
-			if d.IsDir() {
-				if p != root && strings.HasPrefix(name, ".") {
-					return fs.SkipDir // .git, our staging directories
-				}
-				if abs, err := filepath.Abs(p); err == nil && skipped[abs] {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if strings.HasPrefix(name, ".") {
-				return nil
-			}
-			f := formatByName(name)
-			if f == "" {
-				return nil
-			}
-			switch t := d.Type(); {
-			case t&fs.ModeSymlink != 0:
-				return nil // links inside a SRC are not followed
-			case !t.IsRegular():
-				// Named like a session, but a FIFO or a device: reading it
-				// could wait forever, or never end.
-				problems = append(problems, Problem{shown(p), notRegular(t)})
-				return nil
-			}
-			rel, _ := filepath.Rel(root, p)
-			found = append(found, Source{Path: shown(p), Rel: path.Join(base, filepath.ToSlash(rel)), Format: f})
-			return nil
-		})
-		if err != nil {
-			problems = append(problems, Problem{src, err.Error()})
-		}
+		d.source(filepath.Clean(src))
 	}
+	found := d.found
 	sort.SliceStable(found, func(i, j int) bool { return found[i].Path < found[j].Path })
 	// A file reached twice (a SRC inside another) is archived once.
 	uniq := found[:0]
@@ -163,15 +60,103 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 		}
 		uniq = append(uniq, s)
 	}
-	found = uniq
-	problems = append(problems, labelGatewayTranscripts(found)...)
-	return found, problems
+	return uniq, append(d.problems, labelGatewayTranscripts(uniq)...)
 }
 
-// notRegular is the problem reported for a source that is not a regular
-// file: it is skipped, never opened.
-func notRegular(m fs.FileMode) string {
-	return "is " + outpath.Kind(m) + ", not a regular file: not read"
+// discovery is what Discover has found so far.
+type discovery struct {
+	found    []Source
+	problems []Problem
+	skipped  map[string]bool // absolute paths of directories not to enter
+}
+
+func (d *discovery) problem(p string, err error) {
+	d.problems = append(d.problems, Problem{p, err.Error()})
+}
+
+// source adds one SRC: a file named on the command line, or every session
+// file in a directory.
+func (d *discovery) source(src string) {
+	fi, err := os.Stat(src) // a SRC that is a link is followed
+	switch {
+	case err != nil:
+		d.problem(src, err)
+	case fi.IsDir():
+		d.walk(src)
+	case !fi.Mode().IsRegular():
+		d.problems = append(d.problems, Problem{src, export.NotRegular(fi.Mode())})
+	default:
+		d.found = append(d.found, Source{Path: src, Rel: filepath.Base(src), Format: formatByName(src), Explicit: true})
+	}
+}
+
+// walk adds the session files in the directory src. A SRC that is a link
+// to a directory: the directory it names is walked (links met inside it
+// are not followed), and its files are named below the link, as the user
+// named them.
+func (d *discovery) walk(src string) {
+	root := src
+	if li, err := os.Lstat(src); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		if root, err = filepath.EvalSymlinks(src); err != nil {
+			d.problem(src, err)
+			return
+		}
+	}
+	shown := func(p string) string {
+		if root == src {
+			return p
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return p
+		}
+		return filepath.Join(src, rel)
+	}
+	base := filepath.Base(src)
+	if abs, err := filepath.Abs(src); err == nil {
+		base = filepath.Base(abs)
+	}
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			d.problem(shown(p), err)
+			if e != nil && e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			return d.enter(p, p == root, e.Name())
+		}
+		f := formatByName(e.Name())
+		switch t := e.Type(); {
+		case strings.HasPrefix(e.Name(), "."), f == "", t&fs.ModeSymlink != 0:
+			return nil // hidden, not a session's name, or a link (not followed inside a SRC)
+		case !t.IsRegular():
+			// Named like a session, but a FIFO or a device: reading it
+			// could wait forever, or never end.
+			d.problems = append(d.problems, Problem{shown(p), export.NotRegular(t)})
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		d.found = append(d.found, Source{Path: shown(p), Rel: path.Join(base, filepath.ToSlash(rel)), Format: f})
+		return nil
+	})
+	if err != nil {
+		d.problem(src, err)
+	}
+}
+
+// enter says whether the walk goes into the directory p: not into a
+// hidden one below the root (.git, our staging directories), nor into
+// the archive's own output.
+func (d *discovery) enter(p string, root bool, name string) error {
+	if !root && strings.HasPrefix(name, ".") {
+		return fs.SkipDir
+	}
+	if abs, err := filepath.Abs(p); err == nil && d.skipped[abs] {
+		return fs.SkipDir
+	}
+	return nil
 }
 
 // formatByName guesses a file's format from its name; "" means not a
@@ -188,156 +173,4 @@ func formatByName(name string) string {
 		return FormatFlue
 	}
 	return ""
-}
-
-// storeEntry is one session of a gateway's sessions.json. Numbers and
-// strings are read leniently: a store written by another version may
-// differ in types, and a label is not worth refusing the transcript for.
-type storeEntry struct {
-	SessionID       jsontext.Value `json:"sessionId"`
-	UpdatedAt       jsontext.Value `json:"updatedAt"`
-	SessionFile     jsontext.Value `json:"sessionFile"`
-	ChatType        jsontext.Value `json:"chatType"`
-	DisplayName     jsontext.Value `json:"displayName"`
-	Provider        jsontext.Value `json:"provider"`
-	Subject         jsontext.Value `json:"subject"`
-	InputTokens     jsontext.Value `json:"inputTokens"`
-	OutputTokens    jsontext.Value `json:"outputTokens"`
-	TotalTokens     jsontext.Value `json:"totalTokens"`
-	ContextTokens   jsontext.Value `json:"contextTokens"`
-	CompactionCount jsontext.Value `json:"compactionCount"`
-}
-
-func str(v jsontext.Value) string {
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		return s
-	}
-	var f float64
-	if json.Unmarshal(v, &f) == nil {
-		return fmt.Sprint(f)
-	}
-	return ""
-}
-
-func num(v jsontext.Value) float64 {
-	var f float64
-	if json.Unmarshal(v, &f) == nil {
-		return f
-	}
-	return 0
-}
-
-// maxStoreSize bounds what is read of a sessions.json: it holds labels,
-// not transcripts.
-const maxStoreSize = 64 << 20
-
-// readStore parses a gateway's sessions.json: session key to entry.
-func readStore(p string) (map[string]storeEntry, error) {
-	f, err := outpath.OpenRegular(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxStoreSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxStoreSize {
-		return nil, fmt.Errorf("larger than %d MB: not a session store", maxStoreSize>>20)
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var raw map[string]jsontext.Value
-	if err := json.Unmarshal(data, &raw, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)); err != nil {
-		return nil, fmt.Errorf("not a session store: %w", err)
-	}
-	out := make(map[string]storeEntry, len(raw))
-	for k, v := range raw {
-		var e storeEntry
-		if json.Unmarshal(v, &e, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) != nil {
-			continue // not an object: not a session
-		}
-		out[k] = e
-	}
-	return out, nil
-}
-
-// labelGatewayTranscripts gives every transcript a gateway store lists
-// that store's labels, and its topic transcripts the same key with their
-// thread id. A key whose transcript is not among the sources is ignored.
-func labelGatewayTranscripts(found []Source) []Problem {
-	var problems []Problem
-	byPath := make(map[string]int, len(found))
-	for i, s := range found {
-		byPath[s.Path] = i
-	}
-	for _, st := range found {
-		if st.Format != FormatGateway {
-			continue
-		}
-		store, err := readStore(st.Path)
-		if err != nil {
-			problems = append(problems, Problem{st.Path, err.Error()})
-			continue
-		}
-		dir := filepath.Dir(st.Path)
-		keys := make([]string, 0, len(store))
-		for k := range store {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // two keys naming one transcript: the first in order labels it
-		for _, key := range keys {
-			e := store[key]
-			id := str(e.SessionID)
-			file := str(e.SessionFile)
-			var transcript string
-			switch {
-			case file != "" && !filepath.IsAbs(file):
-				transcript = filepath.Join(dir, file)
-			case file != "":
-				// An absolute path from the machine that wrote the store:
-				// the transcript is looked for beside the store.
-				transcript = filepath.Join(dir, filepath.Base(file))
-			case id != "" && !strings.ContainsAny(id, `/\`):
-				transcript = filepath.Join(dir, id+".jsonl")
-			default:
-				continue
-			}
-			info := GatewayInfo{
-				Store: st.Path, Key: key, SessionID: id,
-				DisplayName: str(e.DisplayName), ChatType: str(e.ChatType), Provider: str(e.Provider),
-				Subject: str(e.Subject), UpdatedAt: updatedAt(e.UpdatedAt),
-				InputTokens: num(e.InputTokens), OutputTokens: num(e.OutputTokens), TotalTokens: num(e.TotalTokens),
-				ContextTokens: num(e.ContextTokens), CompactionCount: num(e.CompactionCount),
-			}
-			if i, ok := byPath[transcript]; ok && found[i].Gateway == nil {
-				g := info
-				found[i].Gateway = &g
-			}
-			// Topic threads: <transcript base>-topic-<thread>.jsonl.
-			prefix := strings.TrimSuffix(filepath.Base(transcript), ".jsonl") + "-topic-"
-			for i := range found {
-				s := &found[i]
-				if s.Gateway != nil || s.Format != FormatJSONL || filepath.Dir(s.Path) != dir {
-					continue
-				}
-				base := filepath.Base(s.Path)
-				if thread, ok := strings.CutPrefix(base, prefix); ok {
-					g := info
-					g.Topic = strings.TrimSuffix(thread, ".jsonl")
-					s.Gateway = &g
-				}
-			}
-		}
-	}
-	return problems
-}
-
-// updatedAt reads a store's updatedAt: ms since the epoch, or a string.
-func updatedAt(v jsontext.Value) string {
-	var ms float64
-	if json.Unmarshal(v, &ms) == nil && ms > 0 {
-		return msTime(ms)
-	}
-	return str(v)
 }

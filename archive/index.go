@@ -14,6 +14,7 @@ import (
 	minjs "github.com/tdewolff/minify/v2/js"
 
 	"canopy/assets"
+	"canopy/export"
 	"canopy/internal/text"
 	"canopy/templates"
 )
@@ -75,15 +76,13 @@ type rowView struct {
 // failed to render and are not in ss; a stale one whose source moved may
 // be in ss and not in all).
 func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem, version string, flags []string) ([]byte, error) {
-	byPage := map[string]int{}
+	l := indexLinks{rel: rel, all: all, byPage: map[string]int{}, inArchive: map[string]bool{}}
 	for i, s := range all {
-		byPage[s.Page] = i
+		l.byPage[s.Page] = i
 	}
-	inArchive := map[string]bool{}
 	for _, s := range ss {
-		inArchive[s.Page] = true
+		l.inArchive[s.Page] = true
 	}
-	title := func(j int) string { return all[j].Title }
 	projects := map[string]*projectView{}
 	var d indexData
 	var grand totals
@@ -95,66 +94,7 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 		}
 		p.Total.add(&s)
 		grand.add(&s)
-		i, related := byPage[s.Page]
-		r := rowView{
-			Title: s.Title, Href: href("index.html", s.Page),
-			Started: s.Started, StartedText: shortTime(s.Started), Last: s.LastActivity, LastText: shortTime(s.LastActivity),
-			Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "),
-			Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
-			Input:  text.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: text.Thousands(s.Usage.Output),
-			Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
-		}
-		if s.Stale != "" {
-			r.Notes = append(r.Notes, "stale: the page is from an earlier run; "+s.Stale)
-		}
-		if g := s.Gateway; g != nil {
-			r.Key = g.Key + text.Prefixed(" · topic ", g.Topic)
-			var note []string
-			for _, x := range []string{g.DisplayName, g.ChatType, g.Subject} {
-				if x != "" && x != s.Title {
-					note = append(note, x)
-				}
-			}
-			// The store's own counters, as the gateway last saw them.
-			if g.InputTokens > 0 || g.OutputTokens > 0 || g.TotalTokens > 0 {
-				note = append(note, fmt.Sprintf("store: %s in / %s out / %s total tokens", text.Thousands(g.InputTokens), text.Thousands(g.OutputTokens), text.Thousands(g.TotalTokens)))
-			}
-			if g.ContextTokens > 0 {
-				note = append(note, "context "+text.Thousands(g.ContextTokens))
-			}
-			if g.CompactionCount > 0 {
-				note = append(note, text.Count(int(g.CompactionCount), "compaction", "compactions"))
-			}
-			if len(note) > 0 {
-				r.Notes = append(r.Notes, strings.Join(note, " · "))
-			}
-		}
-		if s.ID != "" {
-			r.Notes = append(r.Notes, "id "+s.ID)
-		}
-		if related { // a stale session moved elsewhere is not linked
-			for _, x := range []struct {
-				what string
-				j    int
-			}{{"fork of", rel.ForkOf[i]}, {"task of", rel.TaskOf[i]}, {"topic of", rel.TopicOf[i]}} {
-				if x.j >= 0 && inArchive[all[x.j].Page] {
-					r.Notes = append(r.Notes, x.what+" "+title(x.j))
-				}
-			}
-			if n := len(rel.Forks[i]); n > 0 {
-				r.Notes = append(r.Notes, text.Count(n, "fork", "forks"))
-			}
-			if n := len(rel.Tasks[i]) + len(rel.Unlinked[i]); n > 0 {
-				r.Notes = append(r.Notes, text.Count(n, "child task", "child tasks"))
-			}
-		}
-		if s.Silent > 0 {
-			r.Notes = append(r.Notes, text.Count(s.Silent, "silent turn", "silent turns")+" (NO_REPLY, not delivered)")
-		}
-		if s.Diagnostics > 0 {
-			r.Notes = append(r.Notes, text.Count(s.Diagnostics, "problem", "problems")+" reading the file")
-		}
-		p.Sessions = append(p.Sessions, r)
+		p.Sessions = append(p.Sessions, l.row(&s))
 	}
 	names := make([]string, 0, len(projects))
 	for k := range projects {
@@ -180,6 +120,90 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 	d.Skipped = skipped
 	d.Flags = strings.Join(flags, " ")
 	return executeIndex(&d)
+}
+
+// indexLinks are what an index row needs to name a session's relations.
+type indexLinks struct {
+	rel       *Relations
+	all       []Session      // what rel indexes
+	byPage    map[string]int // into all
+	inArchive map[string]bool
+}
+
+// row is a session's row of the index.
+func (l *indexLinks) row(s *Session) rowView {
+	r := rowView{
+		Title: s.Title, Href: href("index.html", s.Page),
+		Started: s.Started, StartedText: shortTime(s.Started), Last: s.LastActivity, LastText: shortTime(s.LastActivity),
+		Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "),
+		Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
+		Input:  text.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: text.Thousands(s.Usage.Output),
+		Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
+	}
+	if s.Stale != "" {
+		r.Notes = append(r.Notes, "stale: the page is from an earlier run; "+s.Stale)
+	}
+	if g := s.Gateway; g != nil {
+		r.Key = g.Key + text.Prefixed(" · topic ", g.Topic)
+		if note := gatewayNote(g, s.Title); note != "" {
+			r.Notes = append(r.Notes, note)
+		}
+	}
+	if s.ID != "" {
+		r.Notes = append(r.Notes, "id "+s.ID)
+	}
+	if i, related := l.byPage[s.Page]; related { // a stale session moved elsewhere is not linked
+		r.Notes = append(r.Notes, l.relations(i)...)
+	}
+	if s.Silent > 0 {
+		r.Notes = append(r.Notes, text.Count(s.Silent, "silent turn", "silent turns")+" (NO_REPLY, not delivered)")
+	}
+	if s.Diagnostics > 0 {
+		r.Notes = append(r.Notes, export.ProblemsRead(s.Diagnostics))
+	}
+	return r
+}
+
+// gatewayNote is what a gateway store says of a session, less what its
+// title already says.
+func gatewayNote(g *GatewayInfo, title string) string {
+	var note []string
+	for _, x := range []string{g.DisplayName, g.ChatType, g.Subject} {
+		if x != "" && x != title {
+			note = append(note, x)
+		}
+	}
+	// The store's own counters, as the gateway last saw them.
+	if g.InputTokens > 0 || g.OutputTokens > 0 || g.TotalTokens > 0 {
+		note = append(note, fmt.Sprintf("store: %s in / %s out / %s total tokens", text.Thousands(g.InputTokens), text.Thousands(g.OutputTokens), text.Thousands(g.TotalTokens)))
+	}
+	if g.ContextTokens > 0 {
+		note = append(note, "context "+text.Thousands(g.ContextTokens))
+	}
+	if g.CompactionCount > 0 {
+		note = append(note, text.Count(int(g.CompactionCount), "compaction", "compactions"))
+	}
+	return strings.Join(note, " · ")
+}
+
+// relations are the notes on session i's parent, forks and child tasks.
+func (l *indexLinks) relations(i int) []string {
+	var notes []string
+	for _, x := range []struct {
+		what string
+		j    int
+	}{{"fork of", l.rel.ForkOf[i]}, {"task of", l.rel.TaskOf[i]}, {"topic of", l.rel.TopicOf[i]}} {
+		if x.j >= 0 && l.inArchive[l.all[x.j].Page] {
+			notes = append(notes, x.what+" "+l.all[x.j].Title)
+		}
+	}
+	if n := len(l.rel.Forks[i]); n > 0 {
+		notes = append(notes, text.Count(n, "fork", "forks"))
+	}
+	if n := len(l.rel.Tasks[i]) + len(l.rel.Unlinked[i]); n > 0 {
+		notes = append(notes, text.Count(n, "child task", "child tasks"))
+	}
+	return notes
 }
 
 // executeIndex runs the template with the index's own minified CSS and JS

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"canopy/internal/text"
@@ -42,66 +43,15 @@ func (r *Relations) parent(i int) int {
 func relate(ss []Session) *Relations {
 	n := len(ss)
 	r := &Relations{ForkOf: fill(n), TaskOf: fill(n), TopicOf: fill(n), Forks: make([][]int, n), Tasks: make([][]int, n), Topics: make([][]int, n), Unlinked: make([][]string, n)}
-	byPath := map[string]int{}
-	names := map[string][]int{} // file name, file name less extension, session id
-	addName := func(k string, i int) {
-		if k == "" {
-			return
-		}
-		for _, j := range names[k] {
-			if j == i {
-				return
-			}
-		}
-		names[k] = append(names[k], i)
-	}
+	names := newSessionNames(ss)
 	for i, s := range ss {
-		if abs, err := filepath.Abs(s.Source); err == nil {
-			byPath[abs] = i
-		}
-		base := filepath.Base(s.Source)
-		addName(base, i)
-		addName(strings.TrimSuffix(base, filepath.Ext(base)), i)
-		addName(s.ID, i)
-	}
-	unique := func(k string) int {
-		if m := names[k]; len(m) == 1 {
-			return m[0]
-		}
-		return -1
-	}
-	find := func(i int, ref string) int {
-		if ref == "" {
-			return -1
-		}
-		cands := []string{ref}
-		if !filepath.IsAbs(ref) {
-			cands = append(cands, filepath.Join(filepath.Dir(ss[i].Source), ref))
-		}
-		for _, c := range cands {
-			if abs, err := filepath.Abs(c); err == nil {
-				if j, ok := byPath[abs]; ok {
-					return j
-				}
-			}
-		}
-		// A path from another machine, or an id: by name, when only one
-		// session answers to it.
-		for _, k := range []string{ref, filepath.Base(ref), strings.TrimSuffix(filepath.Base(ref), filepath.Ext(ref))} {
-			if j := unique(k); j >= 0 {
-				return j
-			}
-		}
-		return -1
-	}
-	for i, s := range ss {
-		if j := find(i, s.ParentSession); j >= 0 && j != i {
+		if j := names.find(i, s.ParentSession); j >= 0 && j != i {
 			r.ForkOf[i] = j
 		}
 		for _, t := range s.Tasks {
-			j := find(i, t.Session)
+			j := names.find(i, t.Session)
 			if j < 0 {
-				j = find(i, t.StorageKey)
+				j = names.find(i, t.StorageKey)
 			}
 			switch {
 			case j >= 0 && j != i && r.TaskOf[j] < 0:
@@ -111,7 +61,25 @@ func relate(ss []Session) *Relations {
 			}
 		}
 	}
-	// Topics: the session of the same store and key that is not a topic.
+	r.relateTopics(ss)
+	r.breakCycles()
+	for i := range ss {
+		if j := r.ForkOf[i]; j >= 0 {
+			r.Forks[j] = append(r.Forks[j], i)
+		}
+		if j := r.TaskOf[i]; j >= 0 {
+			r.Tasks[j] = append(r.Tasks[j], i)
+		}
+		if j := r.TopicOf[i]; j >= 0 {
+			r.Topics[j] = append(r.Topics[j], i)
+		}
+	}
+	return r
+}
+
+// relateTopics links each topic transcript to the session of the same
+// store and key that is not a topic.
+func (r *Relations) relateTopics(ss []Session) {
 	mains := map[[2]string]int{}
 	for i, s := range ss {
 		if g := s.Gateway; g != nil && g.Topic == "" {
@@ -125,9 +93,12 @@ func relate(ss []Session) *Relations {
 			}
 		}
 	}
-	// Cycles (a forked from b forked from a) would make endless trails:
-	// a link that closes one is dropped.
-	for i := range ss {
+}
+
+// breakCycles drops the links that close a cycle (a forked from b forked
+// from a), which would make endless trails.
+func (r *Relations) breakCycles() {
+	for i := range r.ForkOf {
 		seen := map[int]bool{i: true}
 		for p := r.parent(i); p >= 0; p = r.parent(p) {
 			if seen[p] {
@@ -137,18 +108,69 @@ func relate(ss []Session) *Relations {
 			seen[p] = true
 		}
 	}
-	for i := range ss {
-		if j := r.ForkOf[i]; j >= 0 {
-			r.Forks[j] = append(r.Forks[j], i)
+}
+
+// sessionNames finds sessions by what other sessions call them: a path,
+// a file name (with or without its extension), a session id.
+type sessionNames struct {
+	ss     []Session
+	byPath map[string]int   // absolute source path
+	names  map[string][]int // file name, file name less extension, session id
+}
+
+func newSessionNames(ss []Session) *sessionNames {
+	n := &sessionNames{ss: ss, byPath: map[string]int{}, names: map[string][]int{}}
+	for i, s := range ss {
+		if abs, err := filepath.Abs(s.Source); err == nil {
+			n.byPath[abs] = i
 		}
-		if j := r.TaskOf[i]; j >= 0 {
-			r.Tasks[j] = append(r.Tasks[j], i)
-		}
-		if j := r.TopicOf[i]; j >= 0 {
-			r.Topics[j] = append(r.Topics[j], i)
+		base := filepath.Base(s.Source)
+		n.add(base, i)
+		n.add(strings.TrimSuffix(base, filepath.Ext(base)), i)
+		n.add(s.ID, i)
+	}
+	return n
+}
+
+func (n *sessionNames) add(k string, i int) {
+	if k == "" || slices.Contains(n.names[k], i) {
+		return
+	}
+	n.names[k] = append(n.names[k], i)
+}
+
+// unique is the one session named k, or -1.
+func (n *sessionNames) unique(k string) int {
+	if m := n.names[k]; len(m) == 1 {
+		return m[0]
+	}
+	return -1
+}
+
+// find is the session ref names, as session i's file names it: a path
+// (relative to i's directory), else, for a path from another machine or
+// an id, by name when only one session answers to it; -1 when none does.
+func (n *sessionNames) find(i int, ref string) int {
+	if ref == "" {
+		return -1
+	}
+	cands := []string{ref}
+	if !filepath.IsAbs(ref) {
+		cands = append(cands, filepath.Join(filepath.Dir(n.ss[i].Source), ref))
+	}
+	for _, c := range cands {
+		if abs, err := filepath.Abs(c); err == nil {
+			if j, ok := n.byPath[abs]; ok {
+				return j
+			}
 		}
 	}
-	return r
+	for _, k := range []string{ref, filepath.Base(ref), strings.TrimSuffix(filepath.Base(ref), filepath.Ext(ref))} {
+		if j := n.unique(k); j >= 0 {
+			return j
+		}
+	}
+	return -1
 }
 
 func fill(n int) []int {

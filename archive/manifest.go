@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -58,6 +57,32 @@ type PageRecord struct {
 	// rather than made from its source by this one (the source missing,
 	// unreadable, or changed while it was archived).
 	Stale string `json:"stale,omitempty"`
+}
+
+// records are a manifest's records by path: pages by their path,
+// sessions by their page, sources by their path (the last listed of
+// each). A nil manifest has none.
+type records struct {
+	pages    map[string]PageRecord
+	sessions map[string]Session
+	sources  map[string]SourceRecord
+}
+
+func (m *Manifest) records() records {
+	r := records{pages: map[string]PageRecord{}, sessions: map[string]Session{}, sources: map[string]SourceRecord{}}
+	if m == nil {
+		return r
+	}
+	for _, p := range m.Pages {
+		r.pages[p.Path] = p
+	}
+	for _, s := range m.Sessions {
+		r.sessions[s.Page] = s
+	}
+	for _, s := range m.Sources {
+		r.sources[s.Path] = s
+	}
+	return r
 }
 
 // errNotOurs marks a manifest.json that canopy did not write (or that is
@@ -166,9 +191,20 @@ func isSHA256(s string) bool {
 	return err == nil
 }
 
-// encode writes the manifest as indented JSON, deterministically.
+// encode writes the manifest as indented JSON, deterministically; lists
+// with nothing in them as [], not null.
 func (m *Manifest) encode() ([]byte, error) {
-	b, err := json.Marshal(m, json.Deterministic(true))
+	out := *m
+	if out.Sources == nil {
+		out.Sources = []SourceRecord{}
+	}
+	if out.Sessions == nil {
+		out.Sessions = []Session{}
+	}
+	if out.Skipped == nil {
+		out.Skipped = []Problem{}
+	}
+	b, err := json.Marshal(&out, json.Deterministic(true))
 	if err != nil {
 		return nil, err
 	}
@@ -209,104 +245,6 @@ func (c ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
-}
-
-// Finding is one thing Verify found wrong (or could not check).
-type Finding struct {
-	Path    string `json:"path"`
-	Problem string `json:"problem"` // changed, missing, not a regular file, unexpected, stale, source changed, source missing, ...
-	Fatal   bool   `json:"fatal"`   // a mismatch, not a note
-}
-
-// Verify re-checks an archive against its manifest: every page's hash,
-// files the manifest does not list, and every source that is still where
-// it was (a source that is gone is noted, not counted as a mismatch: an
-// archive outlives its sources). ok is false on any mismatch. Nothing is
-// opened in a way that could block: a page replaced by a FIFO is a
-// finding, not a hang.
-func Verify(dir string) (findings []Finding, ok bool, err error) {
-	ctx := context.Background()
-	m, err := parseManifest(dir)
-	if err == nil && m != nil && m.Canopy == "" {
-		err = &notOurs{filepath.Join(dir, ManifestName), errors.New(`no "canopy" version`)}
-	}
-	if err != nil {
-		if errors.Is(err, errNotOurs) {
-			return nil, false, fmt.Errorf("%s: not a canopy archive: %w", dir, err)
-		}
-		return nil, false, err
-	}
-	if m == nil {
-		return nil, false, fmt.Errorf("%s: no %s: not a canopy archive", dir, ManifestName)
-	}
-	listed := map[string]bool{ManifestName: true}
-	for _, p := range m.Pages {
-		listed[p.Path] = true
-		if p.Stale != "" {
-			findings = append(findings, Finding{p.Path, "stale: kept from an earlier run, not made from its source: " + p.Stale, false})
-		}
-		if !localPath(p.Path) {
-			findings = append(findings, Finding{p.Path, "not a path inside the archive", true})
-			continue
-		}
-		name := filepath.Join(dir, filepath.FromSlash(p.Path))
-		// Lstat first: a page must be the file itself, not a link to one
-		// that could be anywhere, nor a FIFO or a device.
-		fi, err := os.Lstat(name)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			findings = append(findings, Finding{p.Path, "missing", true})
-			continue
-		case err != nil:
-			findings = append(findings, Finding{p.Path, err.Error(), true})
-			continue
-		case !fi.Mode().IsRegular():
-			findings = append(findings, Finding{p.Path, "not a regular file: " + outpath.Kind(fi.Mode()), true})
-			continue
-		}
-		_, sum, err := hashFile(ctx, name)
-		switch {
-		case err != nil:
-			findings = append(findings, Finding{p.Path, err.Error(), true})
-		case sum != p.SHA256:
-			findings = append(findings, Finding{p.Path, "changed: SHA-256 " + sum + ", manifest says " + p.SHA256, true})
-		}
-	}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if !listed[filepath.ToSlash(rel)] {
-			findings = append(findings, Finding{filepath.ToSlash(rel), "unexpected: not in the manifest", true})
-		}
-		return nil
-	})
-	if err != nil {
-		return findings, false, err
-	}
-	for _, s := range m.Sources {
-		_, sum, err := hashFile(ctx, s.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			findings = append(findings, Finding{s.Path, "source missing: not checked", false})
-		case err != nil:
-			findings = append(findings, Finding{s.Path, "source unreadable: " + err.Error(), false})
-		case sum != s.SHA256:
-			findings = append(findings, Finding{s.Path, "source changed since it was archived: SHA-256 " + sum + ", manifest says " + s.SHA256, true})
-		}
-	}
-	sort.SliceStable(findings, func(i, j int) bool { return findings[i].Path < findings[j].Path })
-	ok = true
-	for _, f := range findings {
-		if f.Fatal {
-			ok = false
-		}
-	}
-	return findings, ok, nil
 }
 
 // localPath reports whether a manifest path stays inside the archive.

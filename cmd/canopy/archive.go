@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"canopy/archive"
+	"canopy/export"
 )
 
 const (
@@ -61,13 +62,20 @@ func runArchive(e *env, args []string) int {
 	}
 	res, err := archive.Run(e.ctx, fs.Args(), *out, o)
 	if errors.Is(err, archive.ErrInterrupted) {
-		printLine(e.stderr, "canopy archive: interrupted; %s left as it was", *out)
+		printLine(e.stderr, "canopy archive: %s", export.Interrupted(*out))
 		return exitInterrupted
 	}
 	if err != nil {
 		printLine(e.stderr, "canopy archive: %v", err)
 		return exitFail
 	}
+	return reportArchive(e, res, *out)
+}
+
+// reportArchive tells what a run did: the files skipped, the stale pages,
+// the files moved aside, then a summary line; and gives the status to
+// exit with.
+func reportArchive(e *env, res *archive.Result, out string) int {
 	for _, p := range res.Problems {
 		printLine(e.stderr, "%s: error: skipped: %s", p.Path, p.Error)
 	}
@@ -79,9 +87,9 @@ func runArchive(e *env, args []string) int {
 		printLine(e.stderr, "%s: error: stale: %s; its page from an earlier run is kept (%s)", s.Source, s.Reason, s.Page)
 	}
 	if res.Leftover != "" {
-		printLine(e.stderr, "canopy archive: files put in %s while it was being archived were not in its manifest: they are in %s", *out, res.Leftover)
+		printLine(e.stderr, "canopy archive: files put in %s while it was being archived were not in its manifest: they are in %s", out, res.Leftover)
 	}
-	line := fmt.Sprintf("archived %d sessions in %s: %d pages rendered, %d unchanged", res.Sessions, *out, res.Rendered, res.Kept)
+	line := fmt.Sprintf("archived %d sessions in %s: %d pages rendered, %d unchanged", res.Sessions, out, res.Rendered, res.Kept)
 	if n := len(res.Stale); n > 0 {
 		line += fmt.Sprintf(", %d stale", n)
 	}

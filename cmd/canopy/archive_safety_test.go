@@ -50,23 +50,6 @@ func TestArchiveCommandSafety(t *testing.T) {
 		t.Errorf("archive -: exit %d, %q", code, stderr)
 	}
 
-	// A directory with another program's manifest.json: refused, untouched.
-	app := filepath.Join(dir, "app")
-	os.MkdirAll(filepath.Join(app, "src"), 0o755)
-	os.WriteFile(filepath.Join(app, "manifest.json"), []byte(`{"manifest_version":3}`), 0o644)
-	os.WriteFile(filepath.Join(app, "src", "a.js"), []byte("x\n"), 0o644)
-	before := files(t, dir)
-	code, _, stderr = canopy(t, nil, "archive", src, "-o", app)
-	if code != exitFail || !strings.Contains(stderr, "manifest.json that canopy did not write") {
-		t.Errorf("archive into a web app: exit %d, %q", code, stderr)
-	}
-	if after := files(t, dir); fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Error("the refused run changed files")
-	}
-	if _, err := os.Lstat(filepath.Join(dir, ".app.canopy-lock")); err == nil {
-		t.Error("the refused run made a lock file")
-	}
-
 	// A SRC that is a link to the sessions.
 	link := filepath.Join(dir, "link")
 	os.Symlink(src, link)
@@ -112,7 +95,7 @@ func TestArchiveCommandSafety(t *testing.T) {
 	}
 
 	// An interrupt before anything was done: exit 130, OUTDIR as it was.
-	before = files(t, dir)
+	before := files(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var errb bytes.Buffer
@@ -123,6 +106,29 @@ func TestArchiveCommandSafety(t *testing.T) {
 	if after := files(t, dir); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Error("the interrupted run changed files")
 	}
+}
+
+// TestArchiveCommandRefusesAForeignDirectory: a directory with another
+// program's manifest.json is refused as OUTDIR, and left untouched.
+func TestArchiveCommandRefusesAForeignDirectory(t *testing.T) {
+	dir := archiveFixtures(t)
+	src := filepath.Join(dir, "src")
+	app := filepath.Join(dir, "app")
+	os.MkdirAll(filepath.Join(app, "src"), 0o755)
+	os.WriteFile(filepath.Join(app, "manifest.json"), []byte(`{"manifest_version":3}`), 0o644)
+	os.WriteFile(filepath.Join(app, "src", "a.js"), []byte("x\n"), 0o644)
+	before := files(t, dir)
+	code, _, stderr := canopy(t, nil, "archive", src, "-o", app)
+	if code != exitFail || !strings.Contains(stderr, "manifest.json that canopy did not write") {
+		t.Errorf("archive into a web app: exit %d, %q", code, stderr)
+	}
+	if after := files(t, dir); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Error("the refused run changed files")
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ".app.canopy-lock")); err == nil {
+		t.Error("the refused run made a lock file")
+	}
+
 }
 
 // File names (and so problems and progress) reach the terminal with

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -14,298 +11,203 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"canopy/export"
 	"canopy/internal/outpath"
 	"canopy/mdexport"
+	"canopy/redact"
 	"canopy/render"
-	"canopy/scope"
 	"canopy/sessiontree"
 )
 
 const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--redact [--redact-report FILE]] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]"
 
-func runExport(e *env, args []string) int {
+// exportFlags are runExport's flags, and the job they describe.
+type exportFlags struct {
+	fs                  *pflag.FlagSet
+	out, format, leafID *string
+	fromID, link, theme *string
+	title, reportPath   *string
+	cpuProfile          *string
+	limit               *int
+	noSource, redact    *bool
+	maxInput            *byteSize
+	job                 export.Job // the sharing flags are set in its Scope
+	markdown            bool       // --format markdown (set by check)
+}
+
+// newExportFlags defines the flags of canopy export.
+func newExportFlags() *exportFlags {
 	fs := newFlags("export")
-	out := fs.StringP("output", "o", "", "write the page to `OUT.html` (- for standard output); default: the input's base name with .html (.md for Markdown), in the current directory")
-	format := fs.String("format", "html", "`html` (one self-contained page) or markdown (the conversation on one path, for a bug report)")
-	leafID := fs.String("leaf", "", "show the conversation that ends at this entry `id` (default: the session's leaf)")
-	fromID := fs.String("from", "", "Markdown: start the conversation at this entry `id` (default: the root)")
-	link := fs.String("link", "", "Markdown: add to each message a deep link into the session's page at `URL`")
-	limit := fs.Int("limit", 0, "Markdown: keep the result to at most `N` characters (65536 for a GitHub comment; 0: no limit), shortening tool output first, then leaving out the oldest turns")
-	theme := fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
-	title := fs.String("title", "", "page title (default: the session name, else its id)")
-	noSource := fs.Bool("no-source", false, "do not embed the session file for download")
-	var cut scope.Options
+	f := &exportFlags{fs: fs}
+	f.out = fs.StringP("output", "o", "", "write the page to `OUT.html` (- for standard output); default: the input's base name with .html (.md for Markdown), in the current directory")
+	f.format = fs.String("format", "html", "`html` (one self-contained page) or markdown (the conversation on one path, for a bug report)")
+	f.leafID = fs.String("leaf", "", "show the conversation that ends at this entry `id` (default: the session's leaf)")
+	f.fromID = fs.String("from", "", "Markdown: start the conversation at this entry `id` (default: the root)")
+	f.link = fs.String("link", "", "Markdown: add to each message a deep link into the session's page at `URL`")
+	f.limit = fs.Int("limit", 0, "Markdown: keep the result to at most `N` characters (65536 for a GitHub comment; 0: no limit), shortening tool output first, then leaving out the oldest turns")
+	f.theme = fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
+	f.title = fs.String("title", "", "page title (default: the session name, else its id)")
+	f.noSource = fs.Bool("no-source", false, "do not embed the session file for download")
+	cut := &f.job.Scope
 	fs.BoolVar(&cut.PathOnly, "path-only", false, "export only the path from the root to the leaf: no other branch is in the file at all")
 	fs.BoolVar(&cut.NoThinking, "no-thinking", false, "leave out thinking blocks")
 	fs.BoolVar(&cut.NoToolOutput, "no-tool-output", false, "leave out what tools returned (calls and their arguments stay)")
 	fs.BoolVar(&cut.NoHidden, "no-hidden", false, "leave out custom messages the user never saw, and extensions' state")
-	doRedact := fs.Bool("redact", false, "replace credentials (API keys, tokens, passwords, private keys, ...) with [REDACTED:kind#n] markers, in the page and in the session it embeds; a summary goes to stderr")
-	reportPath := fs.String("redact-report", "", "with --redact, also write the findings as JSON to `FILE`")
-	maxInput := addMaxInput(fs)
+	f.redact = fs.Bool("redact", false, "replace credentials (API keys, tokens, passwords, private keys, ...) with [REDACTED:kind#n] markers, in the page and in the session it embeds; a summary goes to stderr")
+	f.reportPath = fs.String("redact-report", "", "with --redact, also write the findings as JSON to `FILE`")
+	f.maxInput = addMaxInput(fs)
 	// For building canopy, not for its users: the profiles that
 	// default.pgo is made of (go run ./cmd/canopybench --pgo).
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the export to `FILE`")
+	f.cpuProfile = fs.String("cpuprofile", "", "write a CPU profile of the export to `FILE`")
 	fs.MarkHidden("cpuprofile")
-	if st := parseFlags(e, fs, exportSynopsis, args); st >= 0 {
+	return f
+}
+
+func runExport(e *env, args []string) int {
+	f := newExportFlags()
+	if st := parseOneFile(e, f.fs, exportSynopsis, args); st >= 0 {
 		return st
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(e.stderr, "canopy export: want one FILE (or - for standard input)\nUsage: %s\n", exportSynopsis)
-		return exitUsage
-	}
-	switch *theme {
-	case "auto", "light", "dark":
-	default:
-		printLine(e.stderr, "canopy export: --theme must be auto, light or dark, not %q", *theme)
-		return exitUsage
-	}
-	if *reportPath != "" && !*doRedact {
-		fmt.Fprintln(e.stderr, "canopy export: --redact-report goes with --redact")
-		return exitUsage
-	}
-	markdown := *format == "markdown" || *format == "md"
-	if !markdown && *format != "html" {
-		printLine(e.stderr, "canopy export: --format must be html or markdown, not %q", *format)
-		return exitUsage
-	}
-	if msg := formatFlags(fs, markdown); msg != "" {
+	if msg := f.check(); msg != "" {
 		fmt.Fprintf(e.stderr, "canopy export: %s\n", msg)
 		return exitUsage
 	}
-	if *limit < 0 {
-		fmt.Fprintln(e.stderr, "canopy export: --limit must be a number of characters, or 0 for no limit")
-		return exitUsage
-	}
-	if *link != "" {
-		if err := mdexport.CheckLink(*link); err != nil {
-			printLine(e.stderr, "canopy export: --link: %v", err)
-			return exitUsage
-		}
-	}
-	if fs.Changed("output") && *out == "" {
-		fmt.Fprintln(e.stderr, "canopy export: -o needs a file name (or - for standard output)")
-		return exitUsage
-	}
-	if *reportPath == "-" {
-		fmt.Fprintln(e.stderr, "canopy export: --redact-report needs a file name: standard output is not for reports")
-		return exitUsage
-	}
-	in := fs.Arg(0)
-	ext, ours := ".html", outpath.Ours(outpath.PageHead)
-	if markdown {
-		ext, ours = ".md", markdownHead
-	}
-	dest := *out
-	if dest == "" {
-		if in == "-" {
-			dest = "-"
-		} else {
-			base := filepath.Base(in)
-			dest = strings.TrimSuffix(base, filepath.Ext(base)) + ext
-		}
-	}
+	in := f.fs.Arg(0)
+	dest := f.dest(in)
 	// A page is data for a browser: on a terminal, the session's text
 	// would reach it raw, escape sequences and all.
-	if dest == "-" && !markdown && isTerminal(e.stdout) {
+	if dest == "-" && !f.markdown && isTerminal(e.stdout) {
 		fmt.Fprintln(e.stderr, "canopy export: standard output is a terminal: redirect it to a file (canopy export FILE -o - > page.html), or use --format markdown to read it here")
 		return exitFail
 	}
-	// Every output is checked before anything is read or written, so
-	// that a refused run leaves nothing behind.
-	var outs []output
-	if dest != "-" {
-		outs = append(outs, output{dest, ours})
+	if st := f.checkOutputs(e, in, dest); st >= 0 {
+		return st
 	}
-	if *reportPath != "" {
-		outs = append(outs, output{*reportPath, reportHead})
-	}
-	if err := checkOutputs([]string{in}, outs...); err != nil {
-		printLine(e.stderr, "canopy export: %v", err)
-		return exitFail
-	}
-	if *cpuProfile != "" {
-		if err := checkOutputs(append([]string{in}, *reportPath, dest), output{*cpuProfile, gzipHead}); err != nil {
-			printLine(e.stderr, "canopy export: CPU profile: %v", err)
-			return exitFail
-		}
-	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
+	if *f.cpuProfile != "" {
+		stop, err := startCPUProfile(*f.cpuProfile)
 		if err != nil {
 			printLine(e.stderr, "canopy: %v", err)
 			return exitFail
 		}
 		defer stop()
 	}
-	// The renderer is made while the session loads: it minifies the
-	// page's stylesheet, script and templates, 10-20 ms that were a tenth
-	// of the export of a 2 MB session.
-	type made struct {
-		r   *render.Renderer
-		err error
+	j, err := f.jobFor(e, in, dest)
+	if err == nil {
+		err = export.Export(e.ctx, j)
 	}
-	renderer := make(chan made, 1)
-	go func() {
-		r, err := render.New()
-		renderer <- made{r, err}
-	}()
-	s, err := loadSession(e, in, int64(*maxInput))
 	if err != nil {
-		printLine(e.stderr, "canopy: %v", err)
-		return exitFail
+		return exportFailed(e, err, dest)
 	}
-	defer s.Close()
-	if e.limitMemory {
-		limitMemory(s.Size)
-	}
-	printDiagnostics(e.stderr, s)
-	opts := render.Options{Theme: *theme, Title: *title, NoSource: *noSource, Version: version}
-	leaf := s.Leaf
-	if fs.Changed("leaf") {
-		if leaf = s.Entry(*leafID); leaf == nil {
-			printLine(e.stderr, "canopy: %s: --leaf: no entry with id %q", s.File, *leafID)
-			return exitFail
-		}
-	}
-	if fs.Changed("from") {
-		from := s.Entry(*fromID)
-		if from == nil {
-			printLine(e.stderr, "canopy: %s: --from: no entry with id %q", s.File, *fromID)
-			return exitFail
-		}
-		if msg := offPath(s, from, leaf); msg != "" {
-			printLine(e.stderr, "canopy export: %s", msg)
-			return exitFail
-		}
-	}
-	if s, leaf, err = cutDown(s, leaf, cut, &opts); err != nil {
-		printLine(e.stderr, "canopy: %s: %v", in, err)
-		return exitFail
-	}
-	if *doRedact {
-		red, rep, err := redactSession(s)
-		if err != nil {
-			printLine(e.stderr, "canopy: %s: %v", in, err)
-			return exitFail
-		}
-		printRedactionSummary(e.stderr, rep, "redacted")
-		if *reportPath != "" {
-			if err := writeReport(e.ctx, *reportPath, rep); err != nil {
-				return failWrite(e, err)
-			}
-		}
-		if leaf != nil && red.Entry(leaf.ID) != nil {
-			leaf = red.Entry(leaf.ID)
-		} else {
-			leaf = red.Leaf
-		}
-		s = red
-		opts.Omitted = append(opts.Omitted, fmt.Sprintf("secrets: %d replaced by [REDACTED:kind#n] markers, here and in the session file the page embeds", total(rep.Kinds)))
-	}
-	opts.Leaf = leaf
-	if markdown {
-		mo := mdexport.Options{Leaf: leaf, Link: *link, Limit: *limit, Version: version,
-			OriginalSHA256: opts.OriginalSHA256, Omitted: opts.Omitted}
-		if fs.Changed("from") {
-			// The entry is on the path (checked above), and the sharing
-			// flags keep the path; a hidden entry --no-hidden leaves out
-			// is not there any more.
-			if mo.From = s.Entry(*fromID); mo.From == nil {
-				printLine(e.stderr, "canopy export: --from %q: the sharing flags left that entry out; pick one after it", *fromID)
-				return exitFail
-			}
-		}
-		return writeMarkdown(e, s, mo, in, dest)
-	}
-	m := <-renderer
-	if m.err != nil {
-		printLine(e.stderr, "canopy: %v", m.err)
-		return exitFail
-	}
-	r := m.r
-	if dest == "-" {
-		w := bufio.NewWriterSize(&ctxWriter{e.ctx, e.stdout}, 1<<20)
-		if err := r.Render(w, s, opts); err != nil {
-			if errors.Is(err, errInterrupted) {
-				return failWrite(e, err)
-			}
-			printLine(e.stderr, "canopy: %s: %v", in, err)
-			return exitFail
-		}
-		if err := w.Flush(); err != nil {
-			printLine(e.stderr, "canopy: writing standard output: %v", err)
-			return exitFail
-		}
-		return exitOK
-	}
-	if err := writeAtomic(e.ctx, dest, func(f io.Writer) error {
-		w := bufio.NewWriterSize(f, 1<<20)
-		if err := r.Render(w, s, opts); err != nil {
-			return err
-		}
-		return w.Flush()
-	}); err != nil {
-		return failWrite(e, err)
-	}
-	printLine(e.stderr, "wrote %s", dest)
 	return exitOK
 }
 
-// writeMarkdown writes the Markdown export to dest ("-": standard
-// output), as runExport writes a page.
-func writeMarkdown(e *env, s *sessiontree.Session, mo mdexport.Options, in, dest string) int {
-	write := func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<16)
-		if err := mdexport.Write(bw, s, mo); err != nil {
-			return err
+// check says what is wrong with the flags, if anything (a usage error),
+// and notes the format asked for.
+func (f *exportFlags) check() string {
+	switch *f.theme {
+	case "auto", "light", "dark":
+	default:
+		return fmt.Sprintf("--theme must be auto, light or dark, not %q", *f.theme)
+	}
+	if *f.reportPath != "" && !*f.redact {
+		return "--redact-report goes with --redact"
+	}
+	f.markdown = *f.format == "markdown" || *f.format == "md"
+	if !f.markdown && *f.format != "html" {
+		return fmt.Sprintf("--format must be html or markdown, not %q", *f.format)
+	}
+	if msg := formatFlags(f.fs, f.markdown); msg != "" {
+		return msg
+	}
+	if *f.limit < 0 {
+		return "--limit must be a number of characters, or 0 for no limit"
+	}
+	if *f.link != "" {
+		if err := mdexport.CheckLink(*f.link); err != nil {
+			return fmt.Sprintf("--link: %v", err)
 		}
-		return bw.Flush()
 	}
-	var err error
-	if dest == "-" {
-		err = write(&ctxWriter{e.ctx, e.stdout})
-	} else {
-		err = writeAtomic(e.ctx, dest, func(w io.Writer) error { return write(w) })
+	if f.fs.Changed("output") && *f.out == "" {
+		return "-o needs a file name (or - for standard output)"
 	}
-	var tooSmall *mdexport.LimitError
-	var notOnPath *mdexport.PathError
+	if *f.reportPath == "-" {
+		return "--redact-report needs a file name: standard output is not for reports"
+	}
+	return ""
+}
+
+// dest is where the output goes: -o, else the input's base name with the
+// format's extension in the current directory ("-" for standard input).
+func (f *exportFlags) dest(in string) string {
 	switch {
-	case errors.Is(err, errInterrupted):
-		return failWrite(e, err)
-	case errors.As(err, &tooSmall):
-		printLine(e.stderr, "canopy export: --limit %d is too small: the header and the last entry with its prompt, cut as short as they go, need %d characters",
-			tooSmall.Limit, tooSmall.Need)
-		return exitFail
-	case errors.As(err, &notOnPath):
-		printLine(e.stderr, "canopy export: %s", offPathMessage(notOnPath.From, notOnPath.Leaf))
-		return exitFail
-	case err != nil:
-		printLine(e.stderr, "canopy: %s: %v", in, err)
-		return exitFail
+	case *f.out != "":
+		return *f.out
+	case in == "-":
+		return "-"
 	}
-	if dest != "-" {
-		printLine(e.stderr, "wrote %s", dest)
+	ext := ".html"
+	if f.markdown {
+		ext = ".md"
 	}
-	return exitOK
+	base := filepath.Base(in)
+	return strings.TrimSuffix(base, filepath.Ext(base)) + ext
 }
 
-// offPath says what is wrong when --from is not on the path to the leaf
-// ("" when it is).
-func offPath(s *sessiontree.Session, from, leaf *sessiontree.Entry) string {
-	for _, e := range s.Path(leaf) {
-		if e == from {
-			return ""
+// checkOutputs checks every output before anything is read or written, so
+// that a refused run leaves nothing behind. It returns the status to
+// exit with, or -1 to go on.
+func (f *exportFlags) checkOutputs(e *env, in, dest string) int {
+	ours := outpath.Ours(outpath.PageHead)
+	if f.markdown {
+		ours = markdownHead
+	}
+	var outs []output
+	if dest != "-" {
+		outs = append(outs, output{dest, ours})
+	}
+	if *f.reportPath != "" {
+		outs = append(outs, output{*f.reportPath, reportHead})
+	}
+	if err := checkOutputs([]string{in}, outs...); err != nil {
+		printLine(e.stderr, "canopy export: %v", err)
+		return exitFail
+	}
+	if *f.cpuProfile != "" {
+		if err := checkOutputs(append([]string{in}, *f.reportPath, dest), output{*f.cpuProfile, gzipHead}); err != nil {
+			printLine(e.stderr, "canopy export: CPU profile: %v", err)
+			return exitFail
 		}
 	}
-	leafID := ""
-	if leaf != nil {
-		leafID = leaf.ID
-	}
-	return offPathMessage(from.ID, leafID)
+	return -1
 }
 
-func offPathMessage(from, leaf string) string {
-	return fmt.Sprintf("--from %q is not on the path to the leaf %q: pick an entry above it, or a --leaf below it", from, leaf)
+// jobFor is the export the flags ask for.
+func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
+	j := f.job
+	j.In = e.input(in, int64(*f.maxInput))
+	j.Dest, j.Stdout, j.ReportPath = dest, e.stdout, *f.reportPath
+	j.Notify = func(line string) { e.notify(line) }
+	j.Page = render.Options{Theme: *f.theme, Title: *f.title, NoSource: *f.noSource, Version: version}
+	if f.fs.Changed("leaf") {
+		j.LeafID = f.leafID
+	}
+	if f.fs.Changed("from") {
+		j.FromID = f.fromID
+	}
+	if f.markdown {
+		j.Markdown = &mdexport.Options{Link: *f.link, Limit: *f.limit, Version: version}
+	}
+	if *f.redact {
+		r, err := redact.New()
+		if err != nil {
+			return j, err
+		}
+		j.Redactor = r
+	}
+	if e.limitMemory {
+		j.Loaded = func(s *sessiontree.Session) { limitMemory(s.Size) }
+	}
+	return j, nil
 }
 
 // formatFlags says which flag does not go with the chosen format, if any.
@@ -323,38 +225,20 @@ func formatFlags(fs *pflag.FlagSet, markdown bool) string {
 	return ""
 }
 
-// failWrite reports a failed or interrupted write and gives the status to
-// exit with.
-func failWrite(e *env, err error) int {
-	if errors.Is(err, errInterrupted) {
-		fmt.Fprintln(e.stderr, "canopy: interrupted; nothing written")
+// exportFailed reports a failed or interrupted export and gives the status
+// to exit with.
+func exportFailed(e *env, err error, dest string) int {
+	var flagErr *export.FlagError
+	switch {
+	case errors.Is(err, export.ErrInterrupted):
+		printLine(e.stderr, "canopy: %s", export.Interrupted(dest))
 		return exitInterrupted
+	case errors.As(err, &flagErr):
+		printLine(e.stderr, "canopy export: %v", err)
+	default:
+		printLine(e.stderr, "canopy: %v", err)
 	}
-	printLine(e.stderr, "canopy: %v", err)
 	return exitFail
-}
-
-// cutDown applies the export scope: the page is made from a new session
-// file holding only what is shared, which is also what readers download.
-func cutDown(s *sessiontree.Session, leaf *sessiontree.Entry, cut scope.Options, opts *render.Options) (*sessiontree.Session, *sessiontree.Entry, error) {
-	opts.OriginalSHA256 = hex.EncodeToString(s.SHA256[:])
-	if !cut.Active() {
-		return s, leaf, nil
-	}
-	data, summary, err := scope.Apply(s, leaf, cut)
-	if err != nil {
-		return nil, nil, err
-	}
-	cutS, err := sessiontree.Load(data, s.File)
-	if err != nil {
-		return nil, nil, err
-	}
-	opts.Omitted = append(opts.Omitted, summary.Omitted...)
-	newLeaf := cutS.Leaf
-	if leaf != nil && cutS.Entry(leaf.ID) != nil {
-		newLeaf = cutS.Entry(leaf.ID)
-	}
-	return cutS, newLeaf, nil
 }
 
 // startCPUProfile profiles the process into path until stop is called.

@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -195,47 +193,6 @@ func TestInputLimit(t *testing.T) {
 		if code, _, _ := canopy(t, bytes.NewReader(data), "inspect", "-", "--max-input", bad); code != exitUsage {
 			t.Errorf("--max-input %s: exit %d, want %d", bad, code, exitUsage)
 		}
-	}
-}
-
-// TestReadAtMostEndless: an endless stream (/dev/zero, yes | canopy) fails
-// once past the limit instead of exhausting memory.
-func TestReadAtMostEndless(t *testing.T) {
-	_, err := readAtMost(endless{}, 1<<20, "standard input")
-	if err == nil || !strings.Contains(err.Error(), "more than 1MiB") {
-		t.Fatalf("err = %v", err)
-	}
-}
-
-type endless struct{}
-
-func (endless) Read(p []byte) (int, error) { clear(p); return len(p), nil }
-
-// TestWriteAtomicInterrupted: a real SIGINT, caught as main catches it,
-// stops a write in progress; the temporary file is removed and nothing is
-// put in place of the destination.
-func TestWriteAtomicInterrupted(t *testing.T) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	dir := t.TempDir()
-	dest := filepath.Join(dir, "p.html")
-	err := writeAtomic(ctx, dest, func(w io.Writer) error {
-		if _, err := w.Write([]byte("<!doctype html>")); err != nil {
-			return err
-		}
-		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-			return err
-		}
-		<-ctx.Done()
-		_, err := w.Write([]byte("more"))
-		return err
-	})
-	if !errors.Is(err, errInterrupted) {
-		t.Fatalf("err = %v, want interrupted", err)
-	}
-	ents, _ := os.ReadDir(dir)
-	if len(ents) != 0 {
-		t.Errorf("left behind: %v", ents)
 	}
 }
 

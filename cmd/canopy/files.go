@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,16 +13,9 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/sys/unix"
 
+	"canopy/export"
 	"canopy/internal/outpath"
-	"canopy/sessiontree"
 )
-
-// defaultMaxInput bounds what is read from an input that is not a regular
-// file (standard input, a pipe, a device): such input is held in memory,
-// and /dev/zero or an endless pipe would otherwise be read until the
-// process runs out of memory. Regular files have no such bound: they are
-// not held in memory, and their size is known.
-const defaultMaxInput = 512 << 20
 
 // byteSize is a flag's size in bytes: a whole number with an optional
 // binary suffix (K, M, G, T; "KiB", "MB" and the like mean the same).
@@ -50,65 +42,9 @@ func (b *byteSize) Set(s string) error {
 
 // addMaxInput adds --max-input to a command that reads a session.
 func addMaxInput(fs *pflag.FlagSet) *byteSize {
-	b := byteSize(defaultMaxInput)
+	b := byteSize(export.DefaultMaxInput)
 	fs.Var(&b, "max-input", "read at most `SIZE` bytes from standard input or a pipe (e.g. 2G); regular files have no limit")
 	return &b
-}
-
-// loadSession loads a path, or standard input for "-". A regular file is
-// loaded in place (kept open, read again entry by entry); anything else
-// (standard input, a pipe, a device) is read into memory, at most max
-// bytes.
-func loadSession(e *env, path string, max int64) (*sessiontree.Session, error) {
-	if path == "-" {
-		data, err := readAtMost(e.stdin, max, "standard input")
-		if err != nil {
-			return nil, err
-		}
-		return sessiontree.Load(data, "-")
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Mode().IsRegular() || fi.IsDir() {
-		return sessiontree.LoadFile(path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := readAtMost(f, max, path)
-	if err != nil {
-		return nil, err
-	}
-	return sessiontree.Load(data, path)
-}
-
-// readAtMost reads all of r, failing once it has read more than max bytes.
-func readAtMost(r io.Reader, max int64, name string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: more than %s to read, the limit for input that is not a regular file (--max-input raises it)", name, sizeText(max))
-	}
-	return data, nil
-}
-
-// sizeText writes a byte count the way --max-input reads it back.
-func sizeText(n int64) string {
-	for _, u := range []struct {
-		shift  uint
-		suffix string
-	}{{40, "T"}, {30, "G"}, {20, "M"}, {10, "K"}} {
-		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
-			return strconv.FormatInt(n>>u.shift, 10) + u.suffix + "iB"
-		}
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // output is one file a command is to write.
@@ -186,54 +122,4 @@ func markdownHead(head []byte) bool {
 // gzipHead recognises a CPU profile (--cpuprofile): pprof writes gzip.
 func gzipHead(head []byte) bool {
 	return bytes.HasPrefix(head, []byte{0x1f, 0x8b})
-}
-
-// errInterrupted says that a command stopped on SIGINT or SIGTERM.
-var errInterrupted = errors.New("interrupted")
-
-// writeAtomic writes a file through a temporary file in the same directory
-// and renames it into place: readers never see half a page, and a failed
-// or interrupted export leaves any earlier file as it was, and no
-// temporary file behind.
-func writeAtomic(ctx context.Context, dest string, write func(io.Writer) error) error {
-	if ctx.Err() != nil {
-		return errInterrupted
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), ".canopy-*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", dest, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	err = write(&ctxWriter{ctx, tmp})
-	if ctx.Err() != nil {
-		tmp.Close()
-		return errInterrupted
-	}
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dest)
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", dest, err)
-	}
-	return nil
-}
-
-// ctxWriter fails every write once its context is done: a long render
-// then stops at its next write.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c *ctxWriter) Write(p []byte) (int, error) {
-	if c.ctx.Err() != nil {
-		return 0, errInterrupted
-	}
-	return c.w.Write(p)
 }

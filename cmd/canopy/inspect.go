@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"canopy/export"
 	"canopy/internal/text"
 	"canopy/sessiontree"
 )
@@ -18,17 +19,9 @@ func runInspect(e *env, args []string) int {
 	leafID := fs.String("leaf", "", "compute the active path and context for this entry `id` instead of the session's leaf")
 	asJSON := fs.Bool("json", false, "print one JSON object (a stable format for scripts)")
 	maxInput := addMaxInput(fs)
-	if st := parseFlags(e, fs, inspectSynopsis, args); st >= 0 {
+	s, st := e.loadOne(fs, inspectSynopsis, args, maxInput)
+	if st >= 0 {
 		return st
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprintf(e.stderr, "canopy inspect: want one FILE (or - for standard input)\nUsage: %s\n", inspectSynopsis)
-		return exitUsage
-	}
-	s, err := loadSession(e, fs.Arg(0), int64(*maxInput))
-	if err != nil {
-		printLine(e.stderr, "canopy: %v", err)
-		return exitFail
 	}
 	defer s.Close()
 	leaf := s.Leaf
@@ -38,7 +31,7 @@ func runInspect(e *env, args []string) int {
 			return exitFail
 		}
 	}
-	printDiagnostics(e.stderr, s)
+	e.notify(export.Diagnostics(s)...)
 	r := s.Report(leaf)
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
@@ -51,20 +44,6 @@ func runInspect(e *env, args []string) int {
 	}
 	printReport(e.stdout, s, &r)
 	return exitOK
-}
-
-// printDiagnostics writes the input's problems as "file:line: severity: message".
-func printDiagnostics(w io.Writer, s *sessiontree.Session) {
-	for _, d := range s.Diagnostics {
-		if d.Line > 0 {
-			printLine(w, "%s:%d: %s: %s", s.File, d.Line, d.Severity, d.Message)
-		} else {
-			printLine(w, "%s: %s: %s", s.File, d.Severity, d.Message)
-		}
-	}
-	if s.Suppressed > 0 {
-		printLine(w, "%s: %d more problems not listed", s.File, s.Suppressed)
-	}
 }
 
 func printReport(w io.Writer, s *sessiontree.Session, r *sessiontree.Report) {

@@ -13,6 +13,9 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
+
+	"canopy/export"
+	"canopy/sessiontree"
 )
 
 // version is the canopy version; release builds may set it with
@@ -158,4 +161,46 @@ func parseFlags(e *env, fs *pflag.FlagSet, synopsis string, args []string) int {
 		return exitUsage
 	}
 	return -1
+}
+
+// parseOneFile parses the flags of a command that reads one FILE (or -),
+// as parseFlags does, and checks that there is one.
+func parseOneFile(e *env, fs *pflag.FlagSet, synopsis string, args []string) int {
+	if st := parseFlags(e, fs, synopsis, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintf(e.stderr, "canopy %s: want one FILE (or - for standard input)\nUsage: %s\n", fs.Name(), synopsis)
+		return exitUsage
+	}
+	return -1
+}
+
+// input is the session a command reads: the file at path, or standard
+// input for "-", read up to maxInput bytes when it is not a regular file.
+func (e *env) input(path string, maxInput int64) export.Input {
+	return export.Input{Path: path, Stdin: e.stdin, MaxInput: maxInput}
+}
+
+// loadOne parses the flags of a command that reads one FILE (or -) and
+// loads it, at most maxInput bytes of it when it is not a regular file.
+// It returns the session (the caller closes it), or the status to exit
+// with.
+func (e *env) loadOne(fs *pflag.FlagSet, synopsis string, args []string, maxInput *byteSize) (*sessiontree.Session, int) {
+	if st := parseOneFile(e, fs, synopsis, args); st >= 0 {
+		return nil, st
+	}
+	s, err := export.Load(e.ctx, e.input(fs.Arg(0), int64(*maxInput)))
+	if err != nil {
+		printLine(e.stderr, "canopy: %v", err)
+		return nil, exitFail
+	}
+	return s, -1
+}
+
+// notify writes notices to stderr, a line each, escaped for a terminal.
+func (e *env) notify(lines ...string) {
+	for _, l := range lines {
+		printLine(e.stderr, "%s", l)
+	}
 }

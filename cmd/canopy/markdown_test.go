@@ -57,6 +57,19 @@ func TestExportMarkdown(t *testing.T) {
 		t.Errorf("--limit 0: exit %d, not the whole export\n%s", code, stderr)
 	}
 
+	// --from on an entry the sharing flags leave out: refused, not
+	// exported from the root.
+	hostile := filepath.Join("..", "..", "testdata", "markdown", "hostile.jsonl")
+	code, out, stderr = canopy(t, nil, "export", "--format", "markdown", "--no-hidden", "--from", "cm2", hostile, "-o", "-")
+	if code != exitFail || out != "" || !strings.Contains(stderr, `--from "cm2": the sharing flags left that entry out`) {
+		t.Errorf("--no-hidden --from cm2: exit %d, %d bytes, stderr %q", code, len(out), stderr)
+	}
+}
+
+// TestExportMarkdownRefusals: what does not go with --format markdown, or
+// with the session, is refused with a message that says what to do.
+func TestExportMarkdownRefusals(t *testing.T) {
+	demo := filepath.Join("..", "..", "testdata", "demo", "demo.jsonl")
 	for _, c := range []struct {
 		args []string
 		code int
@@ -98,14 +111,6 @@ func TestExportMarkdown(t *testing.T) {
 				t.Errorf("%v: stderr %q has %q", c.args, stderr, w)
 			}
 		}
-	}
-
-	// --from on an entry the sharing flags leave out: refused, not
-	// exported from the root.
-	hostile := filepath.Join("..", "..", "testdata", "markdown", "hostile.jsonl")
-	code, out, stderr = canopy(t, nil, "export", "--format", "markdown", "--no-hidden", "--from", "cm2", hostile, "-o", "-")
-	if code != exitFail || out != "" || !strings.Contains(stderr, `--from "cm2": the sharing flags left that entry out`) {
-		t.Errorf("--no-hidden --from cm2: exit %d, %d bytes, stderr %q", code, len(out), stderr)
 	}
 }
 

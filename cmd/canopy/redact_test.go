@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"canopy/export"
 )
 
 // The fake credentials planted in testdata/secrets/secrets.jsonl.
@@ -29,7 +31,7 @@ func TestScan(t *testing.T) {
 		}
 	}
 	st, out, _ = runCmd(t, "", nil, "scan", "--json", secretsFile)
-	var rep redactionReport
+	var rep export.RedactionReport
 	if st != exitFail || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Findings) != 5 || rep.Kinds["github-pat"] != 1 {
 		t.Errorf("scan --json: exit %d, report %+v", st, rep)
 	}
@@ -74,7 +76,7 @@ func TestExportRedact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep redactionReport
+	var rep export.RedactionReport
 	if err := json.Unmarshal(raw, &rep); err != nil || len(rep.Findings) != 5 || rep.Findings[0].EntryID != "u1" {
 		t.Errorf("report: %v %+v", err, rep)
 	}

@@ -100,20 +100,17 @@ func special(p string, fi fs.FileInfo) error {
 	case m&fs.ModeSymlink != 0:
 		what := "a symbolic link"
 		if ti, err := os.Stat(p); err == nil && !ti.Mode().IsRegular() && !ti.IsDir() {
-			what = "a symbolic link to " + kind(ti.Mode())
+			what = "a symbolic link to " + Kind(ti.Mode())
 		}
 		return fmt.Errorf("%s: is %s: canopy writes only regular files it makes, never through a link (use -o - for standard output)", p, what)
 	default:
-		return fmt.Errorf("%s: is %s, not a regular file: canopy writes only regular files it makes (use -o - for standard output)", p, kind(m))
+		return fmt.Errorf("%s: is %s, not a regular file: canopy writes only regular files it makes (use -o - for standard output)", p, Kind(m))
 	}
 }
 
 // Kind names what a file mode is, for a message: "a named pipe (FIFO)",
 // "a directory", "a symbolic link", ...
-func Kind(m fs.FileMode) string { return kind(m) }
-
-// kind names a file mode for a message.
-func kind(m fs.FileMode) string {
+func Kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeCharDevice != 0:
 		return "a character device"
@@ -165,7 +162,7 @@ func OpenRegular(p string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s: is %s, not a regular file", p, kind(fi.Mode()))
+		return nil, fmt.Errorf("%s: is %s, not a regular file", p, Kind(fi.Mode()))
 	}
 	return f, nil
 }
@@ -198,7 +195,7 @@ func Dir(dir string, sources []string) (string, error) {
 		fallthrough
 	default:
 		if !fi.IsDir() {
-			return "", fmt.Errorf("%s: is %s, not a directory", dir, kind(fi.Mode()))
+			return "", fmt.Errorf("%s: is %s, not a directory", dir, Kind(fi.Mode()))
 		}
 	}
 	abs, err := resolve(resolved)

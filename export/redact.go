@@ -1,0 +1,84 @@
+package export
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"canopy/redact"
+	"canopy/sessiontree"
+)
+
+// Redact replaces every secret in s's source and loads the result: the
+// page, and the session readers download from it, are then made of the
+// redacted text only. s stays open; the session returned is in memory.
+func Redact(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) (*sessiontree.Session, redact.Report, error) {
+	if ctx.Err() != nil {
+		return nil, redact.Report{}, ErrInterrupted
+	}
+	// The whole file at once: redaction works on the text as a whole.
+	src, err := s.ReadSource()
+	if err != nil {
+		return nil, redact.Report{}, err
+	}
+	data, rep := r.Redact(src)
+	red, err := sessiontree.Load(data, s.File)
+	if err != nil {
+		return nil, redact.Report{}, fmt.Errorf("reloading the redacted session: %w", err)
+	}
+	return red, rep, nil
+}
+
+// RedactionReport is what --redact-report and `canopy scan --json` write.
+type RedactionReport struct {
+	File     string            `json:"file"`
+	Findings []ReportedFinding `json:"findings"`
+	Kinds    map[string]int    `json:"kinds"` // distinct secrets per kind
+}
+
+// ReportedFinding is one secret found, and where.
+type ReportedFinding struct {
+	Kind    string `json:"kind"`
+	Marker  string `json:"marker"`
+	Line    int    `json:"line"`
+	EntryID string `json:"entryId,omitempty"` // "" for the header
+}
+
+// NewRedactionReport names the entry of every finding in s, the session
+// redacted (line numbers do not change when secrets are replaced).
+func NewRedactionReport(s *sessiontree.Session, rep redact.Report) RedactionReport {
+	byLine := make(map[int]string, len(s.Entries))
+	for _, e := range s.Entries {
+		byLine[e.Line] = e.ID
+	}
+	out := RedactionReport{File: s.File, Kinds: rep.Kinds, Findings: []ReportedFinding{}}
+	if out.Kinds == nil {
+		out.Kinds = map[string]int{}
+	}
+	for _, f := range rep.Findings {
+		out.Findings = append(out.Findings, ReportedFinding{Kind: f.Kind, Marker: f.Marker, Line: f.Line, EntryID: byLine[f.Line]})
+	}
+	return out
+}
+
+// Total is the number of distinct secrets found.
+func (r *RedactionReport) Total() int {
+	n := 0
+	for _, c := range r.Kinds {
+		n += c
+	}
+	return n
+}
+
+// EncodeReport writes rep as indented JSON, as the report file holds it.
+func EncodeReport(w io.Writer, rep RedactionReport) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// WriteReport writes rep to the file at path, atomically.
+func WriteReport(ctx context.Context, path string, rep RedactionReport) error {
+	return WriteAtomic(ctx, path, func(w io.Writer) error { return EncodeReport(w, rep) })
+}
