@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -30,6 +31,8 @@ func generatedSession(b *testing.B, name string) []byte {
 			generated.data[name] = buf.Bytes()
 		}
 		generated.data["code-heavy"] = codeHeavySession(b, codeHeavyRoot(), 3)
+		generated.data["claude-generated"] = claudeGenerated(400)
+		generated.data["codex-generated"] = codexGenerated(500)
 	})
 	return generated.data[name]
 }
@@ -74,10 +77,24 @@ var realisticInputs = []benchInput{
 	generatedInput("branched-100k"),
 }
 
+func fixtureInput(dir, name string) benchInput {
+	return benchInput{dir + "/" + name, func(b *testing.B) []byte { return fixture(b, dir, name) }}
+}
+
+// formatInputs are the sessions of the formats canopy reads besides pi's:
+// the fixtures, and a generated one of each, some MB, with real ones'
+// shape (claudeGenerated, codexGenerated).
+var formatInputs = []benchInput{
+	fixtureInput("claude", "session.jsonl"),
+	generatedInput("claude-generated"),
+	fixtureInput("codex", "rollout.jsonl"),
+	generatedInput("codex-generated"),
+}
+
 // BenchmarkLoad measures load + tree + active path + context: what every
 // command does first. Throughput is in input bytes (MB/s).
 func BenchmarkLoad(b *testing.B) {
-	for _, in := range append(realisticInputs, generatedInput("linear-1M")) {
+	for _, in := range slices.Concat(realisticInputs, []benchInput{generatedInput("linear-1M")}, formatInputs) {
 		b.Run(in.name, func(b *testing.B) {
 			data := in.data(b)
 			b.SetBytes(int64(len(data)))
@@ -100,7 +117,7 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkDecode measures decoding every entry whole, as a renderer does,
 // and the arguments of every tool call (which renderers decode twice).
 func BenchmarkDecode(b *testing.B) {
-	for _, in := range realisticInputs {
+	for _, in := range slices.Concat(realisticInputs, formatInputs) {
 		b.Run(in.name, func(b *testing.B) {
 			data, s := in.load(b)
 			b.SetBytes(int64(len(data)))

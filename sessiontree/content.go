@@ -95,6 +95,9 @@ type Body struct {
 // show the raw JSON instead. So is a failure to read the entry again from
 // its file (see Raw and Session.Err).
 func (e *Entry) Decode() (*Body, error) {
+	if e.src != nil && e.src.body != nil {
+		return e.decodeOther()
+	}
 	var b Body
 	// readBody copies what it keeps: b holds nothing of raw.
 	if err := e.withRaw(func(raw jsontext.Value) error { return readBody(raw, &b) }); err != nil {
@@ -104,4 +107,19 @@ func (e *Entry) Decode() (*Body, error) {
 		m.Role = migrateV2ToV3(m.Role)
 	}
 	return &b, nil
+}
+
+// decodeOther decodes an entry of a format that is not pi's with its
+// reader's decoder.
+func (e *Entry) decodeOther() (*Body, error) {
+	var b *Body
+	err := e.withRaw(func(raw jsontext.Value) error {
+		var err error
+		b, err = e.src.body.decode(e, raw)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
 }

@@ -51,7 +51,11 @@ func (s *Session) Context(leaf *Entry) Context {
 	emit := func(e *Entry) {
 		switch e.Type {
 		case TypeMessage:
-			ctx.Messages = append(ctx.Messages, ContextMessage{Role: e.Role, Entry: e})
+			// A line that continues a streamed reply is part of the turn
+			// its first line stands for.
+			if !e.Notice && !e.Continues {
+				ctx.Messages = append(ctx.Messages, ContextMessage{Role: e.Role, Entry: e})
+			}
 		case TypeCustomMessage:
 			ctx.Messages = append(ctx.Messages, ContextMessage{Role: RoleCustom, Entry: e})
 		case TypeBranchSummary:

@@ -5,14 +5,23 @@
 // # Reading
 //
 // The input is read once, a chunk of whole lines at a time, hashed as it
-// goes (input.go); its format is told from its start (detect.go), and one
-// reader per format (format_*.go) turns it into entries: pi session JSONL
-// versions 1 to 3 with oh-my-pi's variants (format_pi.go), and Flue session
-// documents (format_flue.go). The tree is then built from the entries the
-// same way whatever the format (tree.go). Only the fields the tree, the
-// context and the statistics need are decoded at load (head.go); the rest
-// stays in the input, read again, and checked, when an entry is asked for
-// (source.go, content.go). The input is never written to.
+// goes (input.go); its format is told from its content, never its name
+// (detect.go), and one reader per format turns it into entries: pi
+// session JSONL versions 1 to 3 with oh-my-pi's variants (format_pi.go),
+// Flue session documents (format_flue.go), Claude Code transcripts
+// (format_claude.go) and Codex rollouts (format_codex.go). Whole-file JSON
+// is decided up front: a Flue document is read, a stream of pretty-printed
+// objects of a line format is read as its lines would be (stream.go), and
+// JSON of any other kind (a Gemini CLI session, a ChatGPT export, a
+// gateway's sessions.json, JSONL of another tool) is refused with one
+// error that says what it looks like (refuse.go). The tree is then built
+// from the entries the same way whatever the format (tree.go). Only the
+// fields the tree, the context and the statistics need are decoded at
+// load (head.go, claude_head.go, codex_head.go); the rest stays in the
+// input, read again, and checked, when an entry is asked for (source.go,
+// content.go). Claude Code's and Codex's entries are then decoded into
+// pi's shapes (roles, blocks, tool names), which is what the renderers
+// know (claude_body.go, codex_body.go). The input is never written to.
 //
 // # The rules, as this package applies them
 //
@@ -78,5 +87,6 @@
 //
 // Problems in the input are diagnostics with their line (at most 1,000
 // kept; Session.Suppressed counts the rest); Load fails, with an error
-// wrapping ErrNotSession, only when the input holds no session at all.
+// wrapping ErrNotSession, only when the input holds no session canopy
+// reads at all.
 package sessiontree

@@ -48,7 +48,13 @@ type Entry struct {
 	// Silent: an assistant message whose reply starts with NO_REPLY, a
 	// gateway's housekeeping turn that was never delivered to the user.
 	Silent bool
-
+	// Continues: a later line of an assistant reply that Claude Code
+	// streamed over several lines (one content block each, the same
+	// message id). The turn's first line holds the whole reply: its
+	// content, calls and usage; this one decodes to an assistant message
+	// with no content, and stays an entry of its own, so that links to it
+	// keep working.
+	Continues bool
 	// Where the entry's JSON is in the input (see Raw): only its place is
 	// kept, not its bytes.
 	src *source
@@ -96,6 +102,12 @@ type Detail struct {
 	CustomType    string // custom, custom_message, legacy hookMessage
 	Display       bool   // custom_message and custom-role messages
 	ModelRole     string // oh-my-pi model_change role: "default" or "temporary"
+	// Notice: a custom-role message that is not part of the context: a
+	// notice shown to the user that the model never received (Claude
+	// Code's and Codex's: an API error being retried, a hook's summary),
+	// or the message that carries a compaction's summary, which the
+	// compaction stands for.
+	Notice bool
 }
 
 // Usage is token use and cost as pi records it on assistant messages.

@@ -76,8 +76,8 @@ func (p *present) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 // read reads the document whole (it is one JSON value), then keeps only
 // where its entries are: entries keep their place in the input, not a
 // copy, and a syntax error part way keeps what came before.
-func (flueReader) read(s *Session, in *input, first []byte) error {
-	data, err := in.all(first)
+func (flueReader) read(s *Session, in *input, p *probe) error {
+	data, err := in.all(p.first)
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,13 @@ import (
 // migrateV2ToV3.
 type piReader struct{}
 
-// detect takes any input: pi JSONL is the format of last resort.
-func (piReader) detect(*probe) bool { return true }
+// detect takes pi JSONL, and input with no JSON object at its start at
+// all (text, binary, blank): read as pi, it is reported line by line, or
+// as not a session.
+func (piReader) detect(p *probe) bool {
+	k := p.classify()
+	return k == kindPi || k == kindText
+}
 
 // line is one line of a JSONL file and what decoding it gave. It is kept
 // small: a 100,000-line file has 100,000 of them while it loads.
@@ -124,8 +129,8 @@ func trimSpace(b []byte) ([]byte, int) {
 
 // read decodes every line, finds the header, then keeps the entries and
 // migrates them to the current version.
-func (piReader) read(s *Session, in *input, first []byte) error {
-	lines, err := decodeLines(in, first, newLineDecoder(in.src, s.noDetail))
+func (piReader) read(s *Session, in *input, p *probe) error {
+	lines, err := decodeRecords(in, p, newLineDecoder(in.src, s.noDetail))
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ package sessiontree
 type Report struct {
 	Format        string              `json:"format"`
 	Version       int                 `json:"version"`
+	FormatVersion string              `json:"formatVersion,omitempty"`
 	SessionID     string              `json:"sessionId"`
 	SessionName   *string             `json:"sessionName"`
 	LeafID        *string             `json:"leafId"`
@@ -44,6 +45,7 @@ func (s *Session) Report(leaf *Entry) Report {
 	r := Report{
 		Format:        s.Format,
 		Version:       s.Version,
+		FormatVersion: s.FormatVersion,
 		SessionID:     s.Header.ID,
 		ActivePath:    make([]string, len(path)),
 		Labels:        s.Labels,

@@ -13,9 +13,11 @@ import (
 
 // Formats a session can be read from.
 const (
-	FormatPi     = "pi"       // pi session JSONL, versions 1 to 3
-	FormatOhMyPi = "oh-my-pi" // pi JSONL as the oh-my-pi fork writes it
-	FormatFlue   = "flue"     // a Flue session document (one JSON object)
+	FormatPi     = "pi"          // pi session JSONL, versions 1 to 3
+	FormatOhMyPi = "oh-my-pi"    // pi JSONL as the oh-my-pi fork writes it
+	FormatFlue   = "flue"        // a Flue session document (one JSON object)
+	FormatClaude = "claude-code" // a Claude Code transcript (JSONL)
+	FormatCodex  = "codex"       // a Codex rollout (JSONL)
 )
 
 // Header is the session header: the first object of a pi JSONL file, or
@@ -62,7 +64,12 @@ type Session struct {
 	File    string // the name used in messages: a path, or "-" for stdin
 	Format  string
 	Version int
-	Header  Header
+	// FormatVersion is the version of the program that wrote the file, as
+	// it writes it: Claude Code's "version" ("2.1.3"), Codex's cli_version
+	// ("0.46.0"); "" for pi and Flue, whose Version says it all. Version
+	// is then its major number.
+	FormatVersion string
+	Header        Header
 
 	// The input as it was loaded: its size, its SHA-256, and whether it
 	// holds pictures. SourceReader and ReadSource read it again.
@@ -88,15 +95,19 @@ type Session struct {
 	src      *source     // where the entries' bytes are
 }
 
-// storedLeaf is the leaf a format that stores one (Flue) names.
+// storedLeaf is the leaf a format that stores one (Flue) names, or that a
+// reader chose by the format's own rule (Claude Code: the last message of
+// the main chain).
 type storedLeaf struct {
 	stored bool // the input has a leaf member
 	set    bool // and it names an entry (not null)
 	id     string
+	entry  *Entry // the leaf a reader chose; id is then unused
 }
 
 // ErrNotSession is returned (wrapped) for input that holds no session at
-// all: empty, binary, or not JSON.
+// all: empty, binary, not JSON, or JSON of a kind canopy does not read
+// (the error then says what it looks like).
 var ErrNotSession = errors.New("not a session file")
 
 // LoadFile loads the session in the file at path. The file is only ever

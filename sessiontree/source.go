@@ -31,8 +31,20 @@ type source struct {
 	close func() error // closes file; nil for memory
 	cache blockCache   // of file
 
+	// body decodes the entries of a format whose lines are not pi's
+	// (Claude Code, Codex) into the tree model's Body; nil for pi and
+	// Flue, whose entries are read as they are written. Read-only once
+	// the session is loaded: entries are decoded on every core.
+	body bodyDecoder
+
 	mu  sync.Mutex
 	err error // the first failed re-read, for Session.Err
+}
+
+// bodyDecoder decodes one entry, raw being its bytes (which it must not
+// keep), into a Body shaped as pi's: what the renderers know.
+type bodyDecoder interface {
+	decode(e *Entry, raw []byte) (*Body, error)
 }
 
 // castagnoli is the CRC-32C table: the checksum entries keep to tell that

@@ -28,6 +28,9 @@ func (s *Session) Stats(entries []*Entry) Stats {
 	for _, e := range entries {
 		switch e.Type {
 		case TypeMessage:
+			if e.Continues {
+				continue // counted with the line that starts its turn
+			}
 			st.Messages[e.Role]++
 			if e.Role == RoleAssistant {
 				st.ToolCalls += e.ToolCalls

@@ -170,6 +170,8 @@ func (s *Session) chooseLeaf() {
 	}
 	if f := s.stored; f != nil && f.stored {
 		switch {
+		case f.entry != nil:
+			s.Leaf = f.entry
 		case !f.set:
 			s.Leaf = nil
 		case s.byID[f.id] != nil:

@@ -1,0 +1,193 @@
+package sessiontree
+
+// codexState is what reading a rollout's lines in order gathers.
+type codexState struct {
+	s      *Session
+	header int // the index of the line that is the header, -1 when none
+	// Whether the rollout has response items of each kind the events
+	// repeat: the events are then the repeats.
+	hasUser, hasAgent, hasReasoning bool
+
+	prev            *Entry // the entry before, the parent of the next
+	model, effort   string // the last turn_context's
+	provider        string
+	replied         *Entry // the last entry the model wrote, for its usage
+	total, lastUsed float64
+	details         map[detailKey]*Detail
+	names           map[string]string // each call's tool, by call id
+	dec             *codexDecoder
+}
+
+func newCodexState(s *Session, lines []codexLine) *codexState {
+	c := &codexState{s: s, header: -1, provider: "openai", details: map[detailKey]*Detail{},
+		names: map[string]string{}, dec: &codexDecoder{calls: map[string]*Entry{}}}
+	seen := false // a line that is an object
+	for i := range lines {
+		l := &lines[i]
+		if l.blank || l.err != nil {
+			continue
+		}
+		if !seen && l.kind == cSessionMeta {
+			c.header = i
+		}
+		seen = true
+		switch l.kind {
+		case cUser:
+			c.hasUser = true
+		case cAssistant:
+			c.hasAgent = true
+		case cReasoning:
+			c.hasReasoning = true
+		}
+	}
+	return c
+}
+
+// line keeps one line's entry (the header's is none), or reports why it
+// was skipped.
+func (c *codexState) line(l *codexLine, isHeader bool) {
+	s := c.s
+	switch {
+	case l.blank:
+		return
+	case l.err != nil:
+		s.skipLine(&l.rawLine, l.err)
+		return
+	case isHeader:
+		c.takeHeader(l)
+		return
+	}
+	e := l.entry
+	// HasImages stays false: it tells of pi's picture blocks ("type":
+	// "image"), which a rollout does not have; its pictures are data URLs.
+	c.resolve(l)
+	e.Detail = c.detail(l)
+	if c.prev != nil {
+		e.ParentID = c.prev.ID
+	}
+	c.prev = e
+	s.keep(e)
+}
+
+// takeHeader reads the session_meta that starts the rollout.
+func (c *codexState) takeHeader(l *codexLine) {
+	h, p := &c.s.Header, l.p
+	h.ID, h.Cwd, h.Timestamp, h.Line = string(p.ID), string(p.Cwd), l.entry.Timestamp, int(l.n)
+	c.s.FormatVersion = string(p.CLIVersion)
+	if p.Provider != "" {
+		c.provider = string(p.Provider)
+	}
+	h.Raw = l.raw // the line, kept at decode: the input cannot be read again during the load
+}
+
+// resolve decides what depends on the lines before: whether an event
+// repeats a response item, what a turn_context changes, the model of a
+// reply, and which reply a token count is the usage of.
+func (c *codexState) resolve(l *codexLine) {
+	e := l.entry
+	switch l.kind {
+	case cEventUser, cEventAgent, cEventReasoning:
+		if l.kind == cEventUser && c.hasUser || l.kind == cEventAgent && c.hasAgent || l.kind == cEventReasoning && c.hasReasoning {
+			l.kind, l.custom = cMeta, "event_msg: "+codexEventName[l.kind]
+			e.Type, e.Role, e.StopReason = TypeCustom, "", ""
+		}
+	case cSessionMeta:
+		l.kind, l.custom, e.Type = cMeta, "session_meta", TypeCustom
+	case cTurnContext:
+		c.turnContext(l)
+	case cTokenCount:
+		e.Type, l.custom = TypeCustom, "event_msg: token_count"
+		c.tokenCount(l.p)
+	case cCall:
+		c.names[e.CallIDs[0]] = l.callName
+		if l.callName == "edit" {
+			c.dec.calls[e.CallIDs[0]] = e
+		}
+	case cResult:
+		e.ToolName = c.names[e.ToolCallID]
+	case cMeta:
+		e.Type, e.Role, e.StopReason = TypeCustom, "", ""
+	}
+	if e.Type == TypeMessage && e.Role == RoleAssistant {
+		if c.model != "" { // a rollout of before September 2025 names none
+			e.Provider, e.Model = c.provider, c.model
+		}
+		if l.kind != cError && l.kind != cAborted {
+			c.replied = e
+		}
+	}
+}
+
+var codexEventName = map[codexKind]string{
+	cEventUser: "user_message", cEventAgent: "agent_message", cEventReasoning: "agent_reasoning",
+}
+
+// turnContext reads a turn's settings: a model_change when its model is
+// new, a thinking_level_change when only its effort is, else extension
+// state.
+func (c *codexState) turnContext(l *codexLine) {
+	e, p := l.entry, l.p
+	model, effort := string(p.Model), string(p.Effort)
+	switch {
+	case model != "" && model != c.model:
+		e.Type, e.Provider, e.Model = TypeModelChange, c.provider, model
+	case effort != "" && effort != c.effort:
+		e.Type = TypeThinkingLevelChange
+	default:
+		e.Type, l.custom = TypeCustom, "turn_context"
+	}
+	c.model = firstOf(model, c.model)
+	c.effort = firstOf(effort, c.effort)
+}
+
+// tokenCount gives the last reply the usage of the call that made it:
+// Codex counts after each call. A count that adds nothing (repeated,
+// rate limits only) is no call's.
+func (c *codexState) tokenCount(p *codexPayload) {
+	u := p.Last.usage()
+	if u == nil || float64(p.Total) <= c.total {
+		return
+	}
+	c.total = float64(p.Total)
+	c.lastUsed = u.Input + u.CacheRead + u.Output
+	if r := c.replied; r != nil && r.Usage == nil {
+		r.Usage = u
+	}
+}
+
+// detail is the entry's Detail: its own when it says something of its
+// own, else shared.
+func (c *codexState) detail(l *codexLine) *Detail {
+	e := l.entry
+	switch {
+	case e.Type == TypeCompaction:
+		return &Detail{Summary: string(l.p.Message), TokensBefore: c.lastUsed}
+	case e.Type == TypeSessionInfo:
+		return &Detail{Name: string(l.p.ThreadName)}
+	case e.Type == TypeThinkingLevelChange:
+		return &Detail{ThinkingLevel: c.effort}
+	}
+	var k detailKey
+	switch l.kind {
+	case cMeta, cTokenCount, cTurnContext:
+		k.custom = l.custom
+	case cInjected:
+		k.custom = l.custom
+	case cNotice:
+		k = detailKey{l.custom, true, true}
+	}
+	if k == (detailKey{}) {
+		return c.s.noDetail
+	}
+	d := c.details[k]
+	if d == nil {
+		d = &Detail{CustomType: k.custom, Display: k.display, Notice: k.notice}
+		c.details[k] = d
+	}
+	return d
+}
+
+// finish sets what needs every line.
+func (c *codexState) finish() {
+	c.s.Version = majorVersion(c.s.FormatVersion)
+}
