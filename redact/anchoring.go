@@ -233,11 +233,11 @@ func (vr *vendorRule) found(d *detector, base int, m []int) {
 		return
 	}
 	match, line := s[ms:me], lineAround(s, ms, me)
-	if allowlisted(vr.allow, secret, match, line, true) {
+	if allowlisted(vr.allow, secret, match, line) {
 		d.allowed = append(d.allowed, [2]int{ss, se})
 		return
 	}
-	if allowlisted(vr.global, secret, match, line, true) || placeholder(secret) || sequential(secret) {
+	if allowlisted(vr.global, secret, match, line) || placeholder(secret) || sequential(secret) {
 		return
 	}
 	d.cands = append(d.cands, cand{start: ss, end: se, kind: vr.id, prio: vr.prio, vendor: true})

@@ -236,7 +236,7 @@ func (d *detector) assign(ar *assignRule, at, kwLen int) {
 	if !ar.check(v, s[is:ie]) {
 		return
 	}
-	if len(ar.allow) > 0 && allowlisted(ar.allow, v, s[is:min(len(s), ve+1)], lineAround(s, vs, ve), false) {
+	if len(ar.allow) > 0 && allowlisted(ar.allow, v, s[is:min(len(s), ve+1)], lineAround(s, vs, ve)) {
 		return
 	}
 	d.add(vs, ve, ar.kind, ar.prio)
@@ -256,7 +256,7 @@ func (d *detector) keyValue(key string) {
 		if !ar.check(d.s, key) {
 			continue
 		}
-		if len(ar.allow) > 0 && allowlisted(ar.allow, d.s, key+`": "`+d.s, d.s, false) {
+		if len(ar.allow) > 0 && allowlisted(ar.allow, d.s, key+`": "`+d.s, d.s) {
 			continue
 		}
 		d.add(0, len(d.s), ar.kind, ar.prio)

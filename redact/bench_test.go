@@ -4,6 +4,7 @@ package redact
 
 import (
 	"bytes"
+	"os"
 	"sync"
 	"testing"
 
@@ -40,4 +41,38 @@ func BenchmarkRedact(b *testing.B) {
 		_, rep = r.Redact(data)
 	}
 	b.ReportMetric(float64(len(rep.Findings)), "findings")
+}
+
+// BenchmarkRedactFile: Redact, and Scan (the report alone, as canopy scan
+// needs it), on the file named by CANOPY_BENCH_FILE (the redaction
+// evaluation's --bench session, real transcripts, ...); skipped without it.
+func BenchmarkRedactFile(b *testing.B) {
+	path := os.Getenv("CANOPY_BENCH_FILE")
+	if path == "" {
+		b.Skip("CANOPY_BENCH_FILE not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		run  func() Report
+	}{
+		{"redact", func() Report { _, rep := r.Redact(data); return rep }},
+		{"scan", func() Report { return r.Scan(data) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var rep Report
+			for b.Loop() {
+				rep = bc.run()
+			}
+			b.ReportMetric(float64(len(rep.Findings)), "findings")
+		})
+	}
 }

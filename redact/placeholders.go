@@ -59,11 +59,12 @@ func sequential(v string) bool {
 
 // allowlisted applies gitleaks allowlists to a finding. Paths and commits
 // do not exist here: an allowlist that needs them ("AND") never matches,
-// and in one that needs any of its checks they are ignored. Without
-// stopWords, stop words are not checked: gitleaks' generic rule has 1,446
-// (about, admin, flow, ...), found anywhere in a value, and 1 in 120
-// random 32-character tokens contains one, as do many passwords.
-func allowlisted(als []*config.Allowlist, secret, match, line string, stopWords bool) bool {
+// and in one that needs any of its checks they are ignored. Stop words
+// are checked as gitleaks does, anywhere in the value; the generic rule's
+// 1,446 (about, admin, flow, ...) are not loaded but its known values (see
+// knownValues): 1 in 120 random 32-character tokens contains one of the
+// words, as do many passwords.
+func allowlisted(als []*config.Allowlist, secret, match, line string) bool {
 	for _, a := range als {
 		target := secret
 		switch a.RegexTarget {
@@ -73,15 +74,15 @@ func allowlisted(als []*config.Allowlist, secret, match, line string, stopWords 
 			target = line
 		}
 		re := len(a.Regexes) > 0 && a.RegexAllowed(target)
-		sw := stopWords && len(a.StopWords) > 0
-		if sw {
+		sw := false
+		if len(a.StopWords) > 0 {
 			sw, _ = a.ContainsStopWord(secret)
 		}
 		if a.MatchCondition == config.AllowlistMatchAnd {
 			if len(a.Paths) > 0 || len(a.Commits) > 0 || len(a.Regexes) == 0 && len(a.StopWords) == 0 {
 				continue
 			}
-			if (len(a.Regexes) == 0 || re) && (len(a.StopWords) == 0 || sw || !stopWords) && (re || sw) {
+			if (len(a.Regexes) == 0 || re) && (len(a.StopWords) == 0 || sw) && (re || sw) {
 				return true
 			}
 			continue

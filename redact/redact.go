@@ -253,17 +253,22 @@ func settle(hits []hit, retracted [][2]int) []hit {
 	return hits
 }
 
-// apply numbers the secrets in input order and builds the output.
-func apply(data []byte, hits []hit, lineOf func(off int) int) ([]byte, Report) {
+// Scan returns the report Redact would return for data, without making
+// the redacted copy: for a caller that only lists the secrets (canopy
+// scan), that copy was a tenth of the time.
+func (r *Redactor) Scan(data []byte) Report {
+	rep, _ := number(r.collect(data), nil)
+	return rep
+}
+
+// number numbers the secrets in input order, one marker per distinct value
+// (first kind wins), and returns the report and each hit's marker.
+func number(hits []hit, lineOf func(off int) int) (Report, []string) {
 	rep := Report{Kinds: map[string]int{}}
-	if len(hits) == 0 {
-		return slices.Clone(data), rep
-	}
 	type mk struct{ marker, kind string }
 	markers := map[string]mk{}
-	out := make([]byte, 0, len(data)+len(hits)*32)
-	last := 0
-	for _, h := range hits {
+	of := make([]string, len(hits))
+	for i, h := range hits {
 		m, ok := markers[h.value]
 		if !ok {
 			rep.Kinds[h.kind]++
@@ -275,8 +280,22 @@ func apply(data []byte, hits []hit, lineOf func(off int) int) ([]byte, Report) {
 			line = lineOf(h.start)
 		}
 		rep.Findings = append(rep.Findings, Finding{Kind: m.kind, Marker: m.marker, Line: line})
+		of[i] = m.marker
+	}
+	return rep, of
+}
+
+// apply numbers the secrets in input order and builds the output.
+func apply(data []byte, hits []hit, lineOf func(off int) int) ([]byte, Report) {
+	if len(hits) == 0 {
+		return slices.Clone(data), Report{Kinds: map[string]int{}}
+	}
+	rep, markers := number(hits, lineOf)
+	out := make([]byte, 0, len(data)+len(hits)*32)
+	last := 0
+	for i, h := range hits {
 		out = append(out, data[last:h.start]...)
-		out = append(out, m.marker...)
+		out = append(out, markers[i]...)
 		last = h.end
 	}
 	out = append(out, data[last:]...)

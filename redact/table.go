@@ -16,7 +16,7 @@ func buildRules() ([]rule, []assignRule) {
 	rules = append(rules, rule{keywords: []string{"curl"}, match: curlCommand})
 	rules = append(rules, rule{keywords: []string{"mysql", "mariadb", "login", "sshpass", "redis-cli"}, match: cliPassword})
 	rules = append(rules, rule{keywords: []string{"kind"}, match: kubernetesSecret})
-	rules = append(rules, rule{keywords: []string{"token"}, match: legacyVault})
+	rules = append(rules, rule{keywords: []string{"token", "vault"}, match: legacyVault})
 
 	assigns := assignRules()
 	for i := range assigns {

@@ -231,9 +231,11 @@ func (d *detector) dots() {
 }
 
 // legacyVault: a Vault token of before Vault 1.10 (s. and 24 letters and
-// digits) shortly after "token" on its line (VAULT_TOKEN=, X-Vault-Token:,
-// the table vault login prints). Without that, s.<24 characters> is as
-// often a method of a receiver named s (s.ReadUint16LengthPrefixed).
+// digits, and in a namespace other than the root, a dot and the
+// namespace's 5-character id) shortly after "token" or "vault" on its
+// line (VAULT_TOKEN=, X-Vault-Token:, the table vault login prints, vault
+// login s.…). Without that, s.<24 characters> is as often a method of a
+// receiver named s (s.ReadUint16LengthPrefixed).
 func legacyVault(d *detector, at, kwLen int) {
 	s := d.s
 	p := at + kwLen
@@ -249,11 +251,16 @@ func legacyVault(d *detector, at, kwLen int) {
 		st := p + k
 		p = st + 2
 		end := st + 2 + 24
-		if end > len(s) || !leftOK(s, st) || !allIn(s[st+2:end], setAlnum) || !rightOK(s, end) ||
-			end < len(s) && (s[end] == '(' || s[end] == '.') {
+		if end > len(s) || !leftOK(s, st) || !allIn(s[st+2:end], setAlnum) || !rightOK(s, end) {
 			continue
 		}
-		if b := s[st+2 : end]; hasDigitLetter(b) && entropy(b) >= 3.5 {
+		if ns := end + 6; ns <= len(s) && s[end] == '.' && allIn(s[end+1:ns], setAlnum) && rightOK(s, ns) &&
+			(ns == len(s) || s[ns] != '(' && s[ns] != '.') {
+			end = ns // s.<24>.<namespace id>
+		} else if end < len(s) && (s[end] == '(' || s[end] == '.') {
+			continue
+		}
+		if b := s[st+2 : st+26]; hasDigitLetter(b) && entropy(b) >= 3.5 {
 			d.add(st, end, "vault-service-token", prioSpecific)
 		}
 	}

@@ -28,7 +28,7 @@ func runScan(e *env, args []string) int {
 		printLine(e.stderr, "canopy: %v", err)
 		return exitFail
 	}
-	_, raw := r.Redact(src)
+	raw := r.Scan(src)
 	rep := export.NewRedactionReport(s, raw)
 	if *asJSON {
 		if err := export.EncodeReport(e.stdout, rep); err != nil {
