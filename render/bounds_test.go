@@ -402,7 +402,7 @@ func TestToolClass(t *testing.T) {
 }
 
 // A message with 10,000 calls, each result below the one before: the
-// results past the 256 entries callAbove looks up were each drawn by
+// results past the 256 entries sessiontree.Pairs looks up were each drawn by
 // decoding the whole message again (85 s), and each call's result was
 // looked up through all the message's ids.
 func TestManyToolCalls(t *testing.T) {

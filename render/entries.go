@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/go-json-experiment/json/jsontext"
+	"time"
 
 	"canopy/internal/text"
 	"canopy/sessiontree"
@@ -26,30 +25,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	case sessiontree.TypeMessage:
 		r.messageView(ec, v, e, b)
 	case sessiontree.TypeCompaction:
-		v.Kind, v.Heading = "compaction", "Compaction"
-		v.Meta = fmt.Sprintf("%s tokens before", text.Thousands(e.TokensBefore))
-		// The model stopped seeing the entries before the first kept one
-		// (all of the path before the compaction when that entry is not on
-		// it): count them with the depths computed once, walking only from
-		// the compaction up to the kept entry, not to the root.
-		before := ec.depth[e.Index]
-		var kept *sessiontree.Entry
-		if k := ec.s.Entry(e.FirstKeptID); k != nil && ec.depth[k.Index] < before {
-			p := e.Parent
-			for p != nil && ec.depth[p.Index] > ec.depth[k.Index] {
-				p = p.Parent
-			}
-			if p == k {
-				kept = k
-			}
-		}
-		if kept == nil {
-			v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before this point, only this summary.", before)})
-		} else {
-			dropped := ec.depth[kept.Index]
-			v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before %s; it saw this summary, then the entries from %s on.", dropped, kept.ID, kept.ID)})
-		}
-		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
+		r.compactionView(ec, v, e)
 	case sessiontree.TypeBranchSummary:
 		v.Kind, v.Heading = "branch-summary", "Branch summary"
 		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
@@ -89,6 +65,35 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	return v
 }
 
+// compactionView draws a compaction: its summary, and what the model
+// stopped seeing.
+func (r *Renderer) compactionView(ec *entryContext, v *entryView, e *sessiontree.Entry) {
+	v.Kind, v.Heading = "compaction", "Compaction"
+	v.Meta = fmt.Sprintf("%s tokens before", text.Thousands(e.TokensBefore))
+	// The model stopped seeing the entries before the first kept one
+	// (all of the path before the compaction when that entry is not on
+	// it): count them with the depths computed once, walking only from
+	// the compaction up to the kept entry, not to the root.
+	before := ec.depth[e.Index]
+	var kept *sessiontree.Entry
+	if k := ec.s.Entry(e.FirstKeptID); k != nil && ec.depth[k.Index] < before {
+		p := e.Parent
+		for p != nil && ec.depth[p.Index] > ec.depth[k.Index] {
+			p = p.Parent
+		}
+		if p == k {
+			kept = k
+		}
+	}
+	if kept == nil {
+		v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before this point, only this summary.", before)})
+	} else {
+		dropped := ec.depth[kept.Index]
+		v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before %s; it saw this summary, then the entries from %s on.", dropped, kept.ID, kept.ID)})
+	}
+	v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
+}
+
 func modelName(provider, model string) string {
 	if provider == "" {
 		return model
@@ -96,6 +101,7 @@ func modelName(provider, model string) string {
 	return provider + "/" + model
 }
 
+// messageView draws a message entry, by its role.
 func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.Entry, b *sessiontree.Body) {
 	m := b.Message
 	if m == nil {
@@ -110,37 +116,12 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 	case sessiontree.RoleAssistant:
 		v.Kind, v.Heading = "assistant", "Assistant"
 		r.blockParts(ec, v, e, m.Content)
-		meta := []string{modelName(m.Provider, m.Model)}
-		if u := m.Usage; u != nil {
-			// Appended, not through fmt: every assistant message has it.
-			b := make([]byte, 0, 96)
-			b = text.AppendThousands(append(b, "in "...), u.Input)
-			b = text.AppendThousands(append(b, " · out "...), u.Output)
-			b = text.AppendThousands(append(b, " · cache read "...), u.CacheRead)
-			b = text.AppendThousands(append(b, " · cache write "...), u.CacheWrite)
-			meta = append(meta, string(b))
-			if u.Cost.Total > 0 {
-				meta = append(meta, "$"+strconv.FormatFloat(u.Cost.Total, 'f', 4, 64)) // as %.4f
-			}
-		}
-		v.Meta = strings.Join(meta, " · ")
-		if e.Silent {
-			v.Silent = true
-			v.Notes = append(v.Notes, note{"info", "Silent turn (NO_REPLY): not delivered to the user"})
-		}
-		switch m.StopReason {
-		case "error":
-			v.Notes = append(v.Notes, note{"error", "Error: " + text.Or(m.ErrorMessage, "the request failed")})
-		case "aborted":
-			v.Notes = append(v.Notes, note{"warning", "Aborted" + text.Prefixed(": ", m.ErrorMessage)})
-		case "length":
-			v.Notes = append(v.Notes, note{"warning", "Stopped: the output reached the length limit"})
-		}
+		assistantNotes(v, e, m)
 	case sessiontree.RoleToolResult:
 		v.Kind, v.Heading = "tool-result", "Tool result"
 		name := m.ToolName
 		var a args
-		if call, ok := ec.callOf(e); ok {
+		if call, ok := ec.pairs.CallOf(e); ok {
 			if n, ca, found := ec.callArgs(call); found {
 				name, a = n, ca
 				ec.rows[e.Index].text = "[" + toolSummary(n, ca) + "]" // see gatherRow
@@ -149,22 +130,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		tv := r.toolView(name, a, m, e.ID)
 		v.Parts = append(v.Parts, part{Tool: tv})
 	case sessiontree.RoleBashExecution:
-		v.Kind, v.Heading = "bash", "User ran a command"
-		v.Parts = append(v.Parts, part{Command: escape(m.Command)})
-		out := r.outputParts(ansiHTML, m.Output, "", "", previewBash)
-		v.Parts = append(v.Parts, out...)
-		if m.ExitCode != nil && *m.ExitCode != 0 {
-			v.Notes = append(v.Notes, note{"error", fmt.Sprintf("exit code %d", *m.ExitCode)})
-		}
-		if m.Cancelled {
-			v.Notes = append(v.Notes, note{"warning", "cancelled"})
-		}
-		if m.Truncated {
-			v.Notes = append(v.Notes, note{"info", "output truncated" + text.Prefixed("; full output in ", m.FullOutputPath)})
-		}
-		if m.ExcludeFromContext {
-			v.Notes = append(v.Notes, note{"info", "not sent to the model (!!)"})
-		}
+		r.bashView(v, m)
 	case sessiontree.RoleCustom:
 		v.Kind, v.Heading = "custom", text.Or(m.CustomType, "custom message")
 		if !m.Display {
@@ -177,6 +143,58 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 	}
 	if e.Source != "" {
 		v.Meta = strings.TrimPrefix(v.Meta+" · source: "+e.Source, " · ")
+	}
+}
+
+// assistantNotes writes an assistant message's small print (model, tokens,
+// cost) and its notes: a silent turn, an error, an abort, a cut.
+func assistantNotes(v *entryView, e *sessiontree.Entry, m *sessiontree.Message) {
+	meta := []string{modelName(m.Provider, m.Model)}
+	if u := m.Usage; u != nil {
+		// Appended, not through fmt: every assistant message has it.
+		b := make([]byte, 0, 96)
+		b = text.AppendThousands(append(b, "in "...), u.Input)
+		b = text.AppendThousands(append(b, " · out "...), u.Output)
+		b = text.AppendThousands(append(b, " · cache read "...), u.CacheRead)
+		b = text.AppendThousands(append(b, " · cache write "...), u.CacheWrite)
+		meta = append(meta, string(b))
+		if u.Cost.Total > 0 {
+			meta = append(meta, "$"+strconv.FormatFloat(u.Cost.Total, 'f', 4, 64)) // as %.4f
+		}
+	}
+	v.Meta = strings.Join(meta, " · ")
+	if e.Silent {
+		v.Silent = true
+		v.Notes = append(v.Notes, note{"info", "Silent turn (NO_REPLY): not delivered to the user"})
+	}
+	switch m.StopReason {
+	case "error":
+		v.Notes = append(v.Notes, note{"error", "Error: " + text.Or(m.ErrorMessage, "the request failed")})
+	case "aborted":
+		v.Notes = append(v.Notes, note{"warning", "Aborted" + text.Prefixed(": ", m.ErrorMessage)})
+	case "length":
+		v.Notes = append(v.Notes, note{"warning", "Stopped: the output reached the length limit"})
+	}
+}
+
+// bashView draws a command the user ran (pi's "!"), its output and how it
+// ended.
+func (r *Renderer) bashView(v *entryView, m *sessiontree.Message) {
+	v.Kind, v.Heading = "bash", "User ran a command"
+	v.Parts = append(v.Parts, part{Command: escape(m.Command)})
+	out := r.outputParts(ansiHTML, m.Output, "", "", previewBash)
+	v.Parts = append(v.Parts, out...)
+	if m.ExitCode != nil && *m.ExitCode != 0 {
+		v.Notes = append(v.Notes, note{"error", fmt.Sprintf("exit code %d", *m.ExitCode)})
+	}
+	if m.Cancelled {
+		v.Notes = append(v.Notes, note{"warning", "cancelled"})
+	}
+	if m.Truncated {
+		v.Notes = append(v.Notes, note{"info", "output truncated" + text.Prefixed("; full output in ", m.FullOutputPath)})
+	}
+	if m.ExcludeFromContext {
+		v.Notes = append(v.Notes, note{"info", "not sent to the model (!!)"})
 	}
 }
 
@@ -205,7 +223,7 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 			var res *sessiontree.Message
 			resultID := ""
 			a := decodeArgs(blk.Arguments)
-			if re := ec.ownResult(e, blk.ID); re != nil {
+			if re := ec.pairs.Result(e, blk.ID); re != nil {
 				if rb, err := re.Decode(); err == nil && rb.Message != nil {
 					res, resultID = rb.Message, re.ID
 				}
@@ -228,15 +246,15 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 	}
 }
 
-// orphanResults draws, after the rest of e, the results that pair put in
-// the cards of e's calls but that no card drew: when e cannot be decoded,
-// or its content is not what Load read (pair reads the calls' ids as Load
+// orphanResults draws, after the rest of e, the results of e's calls
+// (sessiontree.Pairs) that no card drew: when e cannot be decoded, or its
+// content is not what Load read (the pairing reads the calls' ids as Load
 // did, leniently; Decode is strict, and takes the last of two "content"
 // members). They have no block of their own, and would otherwise not be on
 // the page at all.
 func (r *Renderer) orphanResults(ec *entryContext, v *entryView, e *sessiontree.Entry) {
 	for _, id := range e.CallIDs {
-		re := ec.ownResult(e, id)
+		re := ec.pairs.Result(e, id)
 		if re == nil || ec.rows[re.Index].text != "" {
 			continue
 		}
@@ -250,10 +268,11 @@ func (r *Renderer) orphanResults(ec *entryContext, v *entryView, e *sessiontree.
 	}
 }
 
-// rawJSON is the entry's JSON as written, or nil when it cannot be read
-// again from its file. The session's Err then tells why, and Render fails
-// with it: the page is not made of what the file holds now.
-func rawJSON(e *sessiontree.Entry) jsontext.Value {
-	raw, _ := e.Raw()
-	return raw
+func formatTime(e *sessiontree.Entry) string {
+	if !e.TimeOK {
+		return e.Timestamp
+	}
+	return e.Time.UTC().Format("2006-01-02 15:04:05 UTC")
 }
+
+func timeParse(ts string) (time.Time, error) { return time.Parse(time.RFC3339Nano, ts) }

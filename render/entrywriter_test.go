@@ -58,7 +58,7 @@ func TestEntryWriterMatchesTemplate(t *testing.T) {
 		if err != nil {
 			continue // not a session (a broken fixture): nothing to render
 		}
-		ec := pair(s)
+		ec := newEntryContext(s, treeOrder(s))
 		for i, e := range s.Entries {
 			if ec.rows[i].flags&flagEmbedded != 0 {
 				continue

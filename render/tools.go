@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"html/template"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -108,16 +109,6 @@ func (r *Renderer) codeHTML(text, language, filename string) (template.HTML, str
 	return r.hl.code(text, language, filename)
 }
 
-func escape(s string) template.HTML { return template.HTML(textEscape(s)) }
-
-// textEscaper escapes text for an element's content, and only there:
-// quotes need no reference outside attributes ("&#34;" was 1.4 MB of a
-// 115 MB page). NUL becomes U+FFFD, as html/template writes it.
-var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\x00", "\uFFFD")
-
-// textEscape escapes s for an element's content (never an attribute).
-func textEscape(s string) string { return textEscaper.Replace(s) }
-
 // outputParts shows the first `preview` lines of text and folds the rest
 // into a <details> that says how many lines it holds: readable without
 // JavaScript, and cheap to open.
@@ -164,15 +155,86 @@ func splitLines(text string, n int) (head, rest string, restLines int) {
 	return text[:i-1], rest, strings.Count(rest, "\n") + 1
 }
 
-// appendJSON appends to parts JSON indented and highlighted, folded unless
-// open; and, after the fold, why it is not highlighted, if it is not.
-func (r *Renderer) appendJSON(parts []part, raw jsontext.Value, summary string, open bool) []part {
-	html, note := r.hl.code(prettyJSON(raw), "json", "")
-	parts = append(parts, part{JSON: &fold{HTML: html, Summary: summary, Open: open}})
-	if note != "" {
-		parts = append(parts, part{Note: note})
+// shortenPath writes home directories as ~, as the reference does.
+func shortenPath(p string) string {
+	for _, home := range []string{"/Users/", "/home/"} {
+		if strings.HasPrefix(p, home) {
+			if i := strings.IndexByte(p[len(home):], '/'); i >= 0 {
+				return "~" + p[len(home)+i:]
+			}
+		}
 	}
-	return parts
+	return p
 }
 
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v, json.Deterministic(true)) }
+// args decodes a tool call's arguments into a map of strings and numbers.
+type args map[string]any
+
+func decodeArgs(raw jsontext.Value) args {
+	if len(raw) == 0 {
+		return args{}
+	}
+	a, err := sessiontree.DecodeArguments(raw)
+	if err != nil {
+		return args{}
+	}
+	return a
+}
+
+func (a args) str(keys ...string) string {
+	for _, k := range keys {
+		switch v := a[k].(type) {
+		case string:
+			return v
+		case float64:
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
+	}
+	return ""
+}
+
+func (a args) num(key string) (int, bool) {
+	if v, ok := a[key].(float64); ok {
+		return int(v), true
+	}
+	return 0, false
+}
+
+// toolSummary is the short form of a tool call used in tree rows and in the
+// header of a tool card: "[read: path:from-to]" without the brackets.
+func toolSummary(name string, a args) string {
+	switch name {
+	case "read":
+		p := shortenPath(a.str("path", "file_path"))
+		off, hasOff := a.num("offset")
+		lim, hasLim := a.num("limit")
+		if !hasOff && !hasLim {
+			return "read: " + p
+		}
+		if !hasOff {
+			off = 1
+		}
+		if hasLim && off+lim-1 != 0 {
+			return fmt.Sprintf("read: %s:%d-%d", p, off, off+lim-1)
+		}
+		return fmt.Sprintf("read: %s:%d", p, off)
+	case "write":
+		return "write: " + shortenPath(a.str("path", "file_path"))
+	case "edit":
+		return "edit: " + shortenPath(a.str("path", "file_path"))
+	case "bash":
+		return "bash: " + flatten(a.str("command"), 50)
+	case "grep":
+		return "grep: /" + a.str("pattern") + "/ in " + text.Or(shortenPath(a.str("path")), ".")
+	case "find":
+		return "find: " + a.str("pattern") + " in " + text.Or(shortenPath(a.str("path")), ".")
+	case "ls":
+		p := a.str("path")
+		if p == "" {
+			p = "."
+		}
+		return "ls: " + p
+	}
+	js, _ := json.Marshal(map[string]any(a), json.Deterministic(true))
+	return name + ": " + cut(string(js), 40)
+}

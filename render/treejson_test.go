@@ -12,14 +12,25 @@ import (
 	"canopy/sessiontree"
 )
 
-// marshalTree is the reference encoding of the tree: the treeData that
-// treeJSON stands for, through json.MarshalWrite.
+// plainTree is treeData with its columns gathered in slices.
+type plainTree struct {
+	IDs     []string       `json:"id"`
+	Parents []int          `json:"p"`
+	Flags   []int          `json:"f"`
+	Text    []string       `json:"t"`
+	Kinds   []string       `json:"k"`
+	Labels  map[int]string `json:"l"`
+	Leaf    int            `json:"leaf"`
+}
+
+// marshalTree is the reference encoding of the tree: the data that
+// treeJSON stands for, gathered first, through json.MarshalWrite.
 func marshalTree(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) ([]byte, error) {
 	pos := make([]int, len(s.Entries))
 	for p, i := range order {
 		pos[i] = p
 	}
-	t := treeData{Labels: map[int]string{}, Leaf: -1}
+	t := plainTree{Labels: map[int]string{}, Leaf: -1}
 	for p, i := range order {
 		e := s.Entries[i]
 		parent := -1
@@ -120,34 +131,41 @@ func jsonText(s string) string {
 	return string(b[1 : len(b)-1])
 }
 
-// FuzzTreeQuote holds treeWriter.quote to json's encoding of a string
-// with the tree's options, on valid UTF-8, and to failing on the rest.
-func FuzzTreeQuote(f *testing.F) {
+// FuzzTreeJSON holds treeJSON to json's encoding of the gathered data
+// for any text in a row, and to failing on invalid UTF-8.
+func FuzzTreeJSON(f *testing.F) {
 	for _, s := range []string{"", "plain", "a\"b\\c", "<&>", "\x00\x1f\x7f", "\u2028\u2029", "é😀", "\xff", "a\xed\xa0\x80b"} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		tw := treeWriter{}
-		tw.quote(s)
-		want, err := json.Marshal(s, treeJSONOptions)
-		if !utf8.ValidString(s) {
-			if tw.err == nil || err == nil {
-				t.Fatalf("%q: invalid UTF-8 accepted (quote: %v, json: %v)", s, tw.err, err)
+	s, err := sessiontree.Load([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`+"\n"+
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"go"}}`+"\n"), "f.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	order := treeOrder(s)
+	f.Fuzz(func(t *testing.T, text string) {
+		rows := []rowInfo{{text: text}}
+		var got bytes.Buffer
+		gotErr := treeJSON(&got, s, order, rows, s.Leaf)
+		want, err := marshalTree(s, order, rows, s.Leaf)
+		if !utf8.ValidString(text) {
+			if gotErr == nil || err == nil {
+				t.Fatalf("%q: invalid UTF-8 accepted (treeJSON: %v, json: %v)", text, gotErr, err)
 			}
 			return
 		}
-		if err != nil || tw.err != nil {
-			t.Fatalf("%q: quote: %v, json: %v", s, tw.err, err)
+		if err != nil || gotErr != nil {
+			t.Fatalf("%q: treeJSON: %v, json: %v", text, gotErr, err)
 		}
-		if !bytes.Equal(tw.buf, want) {
-			t.Fatalf("%q:\nquote: %s\njson:  %s", s, tw.buf, want)
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("%q:\ntreeJSON: %s\njson:     %s", text, got.Bytes(), want)
 		}
 	})
 }
 
 // BenchmarkTreeJSON measures the tree's JSON of a session (CANOPY_TREE_BENCH,
-// default: the larger real session of the corpus), written by hand and
-// through json.MarshalWrite.
+// default: the larger real session of the corpus), streamed column by
+// column and with its columns gathered first.
 func BenchmarkTreeJSON(b *testing.B) {
 	path := os.Getenv("CANOPY_TREE_BENCH")
 	if path == "" {

@@ -1,14 +1,54 @@
-package sessiontree
+package fastpath
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// validCases are texts at each edge of the grammar: validJSON must say of
+// jsonOpts are the options ValidJSON agrees with: a session's text is
+// read leniently (sessiontree's jsonOpts).
+var jsonOpts = json.JoinOptions(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+
+// imageMark is how a picture's content block starts, as pi writes it.
+var imageMark = []byte(`"type":"image"`)
+
+// testdataSessions is every session file of the repository's testdata
+// (those under bad/ included, the fuzz corpora not): the lines the checks
+// are held to.
+func testdataSessions(tb testing.TB) [][]byte {
+	tb.Helper()
+	var files [][]byte
+	err := filepath.WalkDir(filepath.Join("..", "..", "testdata"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(path, string(filepath.Separator)+"fuzz"+string(filepath.Separator)) {
+			return err
+		}
+		name := d.Name()
+		inBad := filepath.Base(filepath.Dir(path)) == "bad"
+		if !inBad && !strings.HasSuffix(name, ".jsonl") && (!strings.HasSuffix(name, ".json") || name == "expect.json") {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		files = append(files, data)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
+// validCases are texts at each edge of the grammar: ValidJSON must say of
 // each what jsontext says.
 var validCases = []string{
 	``, ` `, `{}`, ` {} `, "\t{}\r\n", `{`, `}`, `{}}`, `{}{}`, `{} x`, `[]`, `[`, `]`, `[]]`, `[}`, `{]`,
@@ -27,13 +67,13 @@ var validCases = []string{
 
 func TestValidJSON(t *testing.T) {
 	for _, c := range validCases {
-		if got, want := validJSON([]byte(c)), jsontext.Value(c).IsValid(jsonOpts); got != want {
-			t.Errorf("validJSON(%q) = %v, jsontext says %v", c, got, want)
+		if got, want := ValidJSON([]byte(c)), jsontext.Value(c).IsValid(jsonOpts); got != want {
+			t.Errorf("ValidJSON(%q) = %v, jsontext says %v", c, got, want)
 		}
 	}
 }
 
-// TestValidJSONDepth holds validJSON to jsontext's nesting limit, for
+// TestValidJSONDepth holds ValidJSON to jsontext's nesting limit, for
 // arrays, objects and both, at and around it.
 func TestValidJSONDepth(t *testing.T) {
 	open := map[string][2]string{
@@ -41,7 +81,7 @@ func TestValidJSONDepth(t *testing.T) {
 		"objects": {`{"k":`, "}"},
 	}
 	for name, oc := range open {
-		for _, n := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		for _, n := range []int{MaxDepth - 1, MaxDepth, MaxDepth + 1} {
 			inner := "0"
 			if name == "objects" {
 				inner = "{}"
@@ -49,14 +89,14 @@ func TestValidJSONDepth(t *testing.T) {
 			}
 			text := strings.Repeat(oc[0], n) + inner + strings.Repeat(oc[1], n)
 			want := jsontext.Value(text).IsValid(jsonOpts)
-			if got := validJSON([]byte(text)); got != want {
-				t.Errorf("%s nested %d deep: validJSON = %v, jsontext says %v", name, n, got, want)
+			if got := ValidJSON([]byte(text)); got != want {
+				t.Errorf("%s nested %d deep: ValidJSON = %v, jsontext says %v", name, n, got, want)
 			}
 		}
 	}
 	// Mixed, so that both kinds cross a 64-level word of the stack.
 	var b strings.Builder
-	for i := range maxDepth {
+	for i := range MaxDepth {
 		if i%3 == 0 {
 			b.WriteString(`{"k":`)
 		} else {
@@ -64,7 +104,7 @@ func TestValidJSONDepth(t *testing.T) {
 		}
 	}
 	b.WriteString("1")
-	for i := maxDepth - 1; i >= 0; i-- {
+	for i := MaxDepth - 1; i >= 0; i-- {
 		if i%3 == 0 {
 			b.WriteString("}")
 		} else {
@@ -72,16 +112,16 @@ func TestValidJSONDepth(t *testing.T) {
 		}
 	}
 	mixed := b.String()
-	if got, want := validJSON([]byte(mixed)), jsontext.Value(mixed).IsValid(jsonOpts); got != want || !got {
-		t.Errorf("mixed nesting %d deep: validJSON = %v, jsontext says %v", maxDepth, got, want)
+	if got, want := ValidJSON([]byte(mixed)), jsontext.Value(mixed).IsValid(jsonOpts); got != want || !got {
+		t.Errorf("mixed nesting %d deep: ValidJSON = %v, jsontext says %v", MaxDepth, got, want)
 	}
 	// The closers swapped, deep down: an object closed by ].
-	swapped := mixed[:len(mixed)-maxDepth+100] + "]" + mixed[len(mixed)-maxDepth+101:]
-	if swapped[len(mixed)-maxDepth+100] == mixed[len(mixed)-maxDepth+100] {
-		swapped = mixed[:len(mixed)-maxDepth+100] + "}" + mixed[len(mixed)-maxDepth+101:]
+	swapped := mixed[:len(mixed)-MaxDepth+100] + "]" + mixed[len(mixed)-MaxDepth+101:]
+	if swapped[len(mixed)-MaxDepth+100] == mixed[len(mixed)-MaxDepth+100] {
+		swapped = mixed[:len(mixed)-MaxDepth+100] + "}" + mixed[len(mixed)-MaxDepth+101:]
 	}
-	if got, want := validJSON([]byte(swapped)), jsontext.Value(swapped).IsValid(jsonOpts); got != want || got {
-		t.Errorf("mixed nesting with a closer swapped: validJSON = %v, jsontext says %v", got, want)
+	if got, want := ValidJSON([]byte(swapped)), jsontext.Value(swapped).IsValid(jsonOpts); got != want || got {
+		t.Errorf("mixed nesting with a closer swapped: ValidJSON = %v, jsontext says %v", got, want)
 	}
 }
 
@@ -105,23 +145,23 @@ func TestScanJSONImage(t *testing.T) {
 		{`{"type":"image"`, false}, // not valid
 		{`{"type":"image"}x`, false},
 	} {
-		valid, image := scanJSON([]byte(c.text))
+		valid, image := ScanJSON([]byte(c.text))
 		if image != c.image || valid != jsontext.Value(c.text).IsValid(jsonOpts) {
-			t.Errorf("scanJSON(%s) = %v, %v; want image %v", c.text, valid, image, c.image)
+			t.Errorf("ScanJSON(%s) = %v, %v; want image %v", c.text, valid, image, c.image)
 		}
 	}
 	// The lines of the test sessions, two of which hold pictures: as the
 	// search for `"type":"image"` the load did before.
 	pictures := 0
-	for _, seed := range fuzzSeeds(t) {
+	for _, seed := range testdataSessions(t) {
 		for _, line := range bytes.Split(seed, []byte("\n")) {
 			line = bytes.TrimSpace(line)
-			valid, image := scanJSON(line)
+			valid, image := ScanJSON(line)
 			if !valid {
 				continue
 			}
 			if want := bytes.Contains(line, imageMark); image != want {
-				t.Errorf("scanJSON(%.80s): picture %v, want %v", line, image, want)
+				t.Errorf("ScanJSON(%.80s): picture %v, want %v", line, image, want)
 			}
 			if image {
 				pictures++
@@ -133,28 +173,28 @@ func TestScanJSONImage(t *testing.T) {
 	}
 }
 
-// FuzzValidJSON holds validJSON to jsontext on arbitrary bytes, and
-// scanJSON's picture to the text `"type":"image"` in the compact JSON:
+// FuzzValidJSON holds ValidJSON to jsontext on arbitrary bytes, and
+// ScanJSON's picture to the text `"type":"image"` in the compact JSON:
 // valid JSON holds it only as a member (the load searched for it before).
 func FuzzValidJSON(f *testing.F) {
 	for _, c := range validCases {
 		f.Add([]byte(c))
 	}
-	for _, seed := range fuzzSeeds(f) {
+	for _, seed := range testdataSessions(f) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := validJSON(data), jsontext.Value(data).IsValid(jsonOpts); got != want {
-			t.Fatalf("validJSON(%q) = %v, jsontext says %v", data, got, want)
+		if got, want := ValidJSON(data), jsontext.Value(data).IsValid(jsonOpts); got != want {
+			t.Fatalf("ValidJSON(%q) = %v, jsontext says %v", data, got, want)
 		}
-		if valid, image := scanJSON(data); valid {
+		if valid, image := ScanJSON(data); valid {
 			// Without whitespace, strings as written.
 			compact := jsontext.Value(bytes.Clone(data))
 			if err := compact.Compact(jsonOpts, jsontext.PreserveRawStrings(true)); err != nil {
 				t.Fatal(err)
 			}
 			if image != bytes.Contains(compact, imageMark) {
-				t.Fatalf("scanJSON(%q): picture %v", data, image)
+				t.Fatalf("ScanJSON(%q): picture %v", data, image)
 			}
 		}
 	})

@@ -1,0 +1,19 @@
+package render
+
+import (
+	"testing"
+)
+
+func TestTextEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`a "b" 'c'`, `a "b" 'c'`},
+		{"<script>&amp;</script>", "&lt;script&gt;&amp;amp;&lt;/script&gt;"},
+		{"nul\x00", "nul\uFFFD"},
+		{"1+1", "1+1"},
+	}
+	for _, tt := range tests {
+		if got := textEscape(tt.in); got != tt.want {
+			t.Errorf("textEscape(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
