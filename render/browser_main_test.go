@@ -44,11 +44,6 @@ func newTab(t *testing.T) *tab {
 	return &tab{Tab: browser.NewTab(t, pageHelpers), t: t}
 }
 
-// open and clean are Open and Clean under the names download_test.go
-// still calls them by.
-func (tb *tab) open(u string) { tb.t.Helper(); tb.Open(u) }
-func (tb *tab) clean()        { tb.t.Helper(); tb.Clean() }
-
 // pageHelpers are defined before every evaluated expression.
 const pageHelpers = `
 const $conv = document.getElementById("conversation");

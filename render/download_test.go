@@ -59,7 +59,7 @@ func TestBrowserDownloadWithImages(t *testing.T) {
 	}
 
 	tb := newTab(t)
-	tb.open(u)
+	tb.Open(u)
 	got := evalAsync[string](tb, `new Promise((resolve, reject) => {
   const create = URL.createObjectURL;
   URL.createObjectURL = (blob) => {
@@ -75,7 +75,7 @@ func TestBrowserDownloadWithImages(t *testing.T) {
 	if notice := eval[string](tb, `document.getElementById("notice").textContent`); notice != "" {
 		t.Errorf("a notice: %q", notice)
 	}
-	tb.clean()
+	tb.Clean()
 }
 
 // TestBrowserDownload: the download button gives the session file byte for
@@ -84,7 +84,7 @@ func TestBrowserDownload(t *testing.T) {
 	t.Parallel()
 	s := demoSession(t)
 	tb := newTab(t)
-	tb.open(writePage(t, s, t.TempDir(), "download"))
+	tb.Open(writePage(t, s, t.TempDir(), "download"))
 	got := evalAsync[string](tb, `new Promise((resolve, reject) => {
   const create = URL.createObjectURL;
   URL.createObjectURL = (blob) => {
@@ -101,7 +101,7 @@ func TestBrowserDownload(t *testing.T) {
 	if got != string(src) {
 		t.Errorf("the download is %d bytes and differs from the %d-byte session file", len(got), len(src))
 	}
-	tb.clean()
+	tb.Clean()
 }
 
 // TestBrowserQuickSearch: a search made before the exact search index is
@@ -118,7 +118,7 @@ func TestBrowserQuickSearch(t *testing.T) {
 	for _, word := range []string{"the", "test", "zqxjv"} {
 		// At once (the index is built in the background after load), then
 		// after the page has built it and searched again.
-		tb.open(page)
+		tb.Open(page)
 		quick := evalAsync[[2]string](tb, `new Promise((resolve) => {
   const box = document.getElementById("tree-search");
   box.value = `+jsString(word)+`;
@@ -135,5 +135,5 @@ func TestBrowserQuickSearch(t *testing.T) {
 			t.Errorf("searching %q: the quick search shows %q, the exact one %q", word, quick[1], exact)
 		}
 	}
-	tb.clean()
+	tb.Clean()
 }
