@@ -88,6 +88,9 @@ func (d *entryDoc) addPart(p *part) {
 func (x *exporter) entry(i int) *entryDoc {
 	e := x.path[i]
 	d := &entryDoc{id: e.ID}
+	if e.Continues {
+		return d // a later line of a streamed reply: written whole at its first line
+	}
 	switch e.Type {
 	case sessiontree.TypeMessage:
 		x.message(d, i)

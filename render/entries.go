@@ -115,6 +115,12 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		r.blockParts(ec, v, e, m.Content)
 	case sessiontree.RoleAssistant:
 		v.Kind, v.Heading = "assistant", "Assistant"
+		if e.Continues {
+			// Its content is drawn whole at the reply's first line; the
+			// entry stays, so that links to it land on the turn.
+			v.Notes = append(v.Notes, note{"info", "Continues the reply above, which shows it whole (written over several lines)"})
+			return
+		}
 		r.blockParts(ec, v, e, m.Content)
 		assistantNotes(v, e, m)
 	case sessiontree.RoleToolResult:

@@ -22,7 +22,7 @@ func (r *Renderer) header(s *sessiontree.Session, path []*sessiontree.Entry, opt
 		CSS: template.CSS(r.css), JS: template.JS(r.js),
 		TotalEntries: len(s.Entries), PathLength: len(path),
 		SessionID: text.Or(s.Header.ID, "(no id)"), Cwd: s.Header.Cwd,
-		Format:     fmt.Sprintf("%s, version %d", s.Format, s.Version),
+		Format:     s.FormatLabel(),
 		SourceName: filepath.Base(s.File), SourceSize: byteSize(int(s.Size)),
 		SHA256:    hex.EncodeToString(s.SHA256[:]),
 		HasSource: !opts.NoSource, Nav: opts.Nav,

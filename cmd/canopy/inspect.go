@@ -56,7 +56,7 @@ func printReport(w io.Writer, s *sessiontree.Session, r *sessiontree.Report) {
 		leaf = *r.LeafID
 	}
 	printLine(w, "file:          %s\n", s.File)
-	printLine(w, "format:        %s, version %d\n", r.Format, r.Version)
+	printLine(w, "format:        %s\n", s.FormatLabel())
 	printLine(w, "session:       %s\n", text.Or(r.SessionID, "-"))
 	printLine(w, "name:          %s\n", name)
 	if s.Header.Cwd != "" {

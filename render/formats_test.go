@@ -1,0 +1,47 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"canopy/sessiontree"
+)
+
+// TestStreamedReply: a Claude Code reply written over several lines is
+// drawn whole at its first line; each later line keeps its own entry (a
+// link to it lands on the turn) with a note saying where its content is,
+// and no empty Assistant card.
+func TestStreamedReply(t *testing.T) {
+	s, err := sessiontree.LoadFile("../testdata/claude/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	page := renderPage(t, s)
+	var cont []*sessiontree.Entry
+	for _, e := range s.Entries {
+		if e.Continues {
+			cont = append(cont, e)
+		}
+	}
+	if len(cont) == 0 {
+		t.Fatal("the fixture has no streamed reply")
+	}
+	for _, e := range cont {
+		at := strings.Index(page, `id="entry-`+e.ID+`"`)
+		if at < 0 {
+			t.Errorf("entry %s has no element", e.ID)
+			continue
+		}
+		end := strings.Index(page[at:], "</article>")
+		if end < 0 {
+			t.Fatalf("entry %s: no end of its article", e.ID)
+		}
+		if el := page[at : at+end]; !strings.Contains(el, "Continues the reply above") {
+			t.Errorf("entry %s does not say where its content is:\n%s", e.ID, el)
+		}
+	}
+	if !strings.Contains(page, "claude-code, version ") {
+		t.Errorf("the header does not name the format and its version")
+	}
+}
