@@ -6,12 +6,18 @@
 // so an interrupted run leaves the previous one as it was.
 //
 // A run, in the order run calls its steps: the sources are found
-// (discover.go, gateway.go), hashed and summarized (read.go); pages are
-// named (names.go), what the previous archive keeps is sorted out
-// (stale.go), sessions are linked (links.go); pages are made in a staging
-// directory (pages.go, staging.go), then the index (index.go) and the
-// manifest (manifest.go); the staging directory is swapped in
+// (discover.go, gateway.go; a gateway store's rotated and locked
+// transcripts, and what else it holds, in rotated.go), hashed and
+// summarized (read.go); pages are named (names.go), what the previous
+// archive keeps is sorted out (stale.go), sessions are linked (links.go:
+// forks, tasks, topics, a gateway key's history); pages are made in a
+// staging directory (pages.go, staging.go), then the index (index.go)
+// and the manifest (manifest.go); the staging directory is swapped in
 // (swap.go, outdir.go).
+//
+// A run can be one shard of N (shard.go): it reads every source but
+// renders only its share of the pages; Merge (merge.go) makes of the N
+// shards the archive one run would have made, byte for byte.
 package archive
 
 import (
@@ -41,6 +47,11 @@ type Options struct {
 	// or that changes while it is archived, keeps its page either way:
 	// that may pass, and the page is all the archive has of it.
 	Prune bool
+	// Shard and Shards, when Shards is set, make this run one of Shards
+	// (numbered from 0): it renders only its share of the pages, as
+	// partition deals them, and records what Merge needs to build the
+	// whole archive from the shards.
+	Shard, Shards int
 
 	// Progress, when set, is told of each step (from one goroutine at a time).
 	Progress func(Progress)
@@ -62,6 +73,9 @@ type Result struct {
 	Removed  int       // pages of the previous archive no longer in it
 	Stale    []Stale   // pages kept although their sources could not be archived
 	Problems []Problem // files reported and skipped
+	// Passed are the files of gateway stores not archived, and why (lock
+	// files, backups of the store, …): listed, not errors.
+	Passed []Problem
 	// Leftover, when set, is a directory holding files that were put in
 	// OUTDIR while the run made the new archive: not in the previous
 	// archive's manifest, they were moved there instead of removed.
@@ -130,6 +144,9 @@ var testHooks struct {
 func Run(ctx context.Context, srcs []string, out string, o Options) (*Result, error) {
 	if o.Jobs <= 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if err := checkShard(o.Shard, o.Shards); err != nil {
+		return nil, err
 	}
 	for _, s := range srcs {
 		switch s {
@@ -207,7 +224,7 @@ func (r *runner) run(srcs []string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	found, problems := Discover(srcs, r.out, r.stage)
+	found, problems, passed := DiscoverStore(srcs, r.out, r.stage)
 	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
@@ -226,6 +243,7 @@ func (r *runner) run(srcs []string) (*Result, error) {
 	// 2. Name the pages, see what of the previous archive this run does
 	// not make again, and link the sessions.
 	b := newBuild(prev, recs, rd, problems)
+	b.passed = append(passed, rd.passed...)
 	if err := b.plan(r.out, r.o); err != nil {
 		return nil, err
 	}

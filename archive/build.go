@@ -20,6 +20,7 @@ type build struct {
 	recs     records   // prev's, by path
 	rd       *readResult
 	problems []Problem
+	passed   []Problem // files of gateway stores not archived, and why
 	sessions []Session // to archive, each with its page
 	srcs     []Source  // their sources
 	sources  []SourceRecord
@@ -29,6 +30,7 @@ type build struct {
 	rel      *Relations
 	navs     []*render.Nav
 	keys     []string
+	mine     []bool // the sessions this shard renders; nil: all
 
 	rows  []Session    // the index's, and the manifest's
 	pages []PageRecord // the manifest's
@@ -87,6 +89,7 @@ func (b *build) plan(out string, o *Options) error {
 		b.navs[i] = nav(b.all, b.rel, i)
 		b.keys[i] = pageKey(o.Version, o.flags(), srcSum[s.Source], s.Title, b.navs[i])
 	}
+	b.share(o)
 	return nil
 }
 
@@ -98,6 +101,9 @@ func (b *build) plan(out string, o *Options) error {
 func (b *build) collect(r *runner, m *madePages) error {
 	made := make([]bool, len(b.sessions))
 	for i := range b.sessions {
+		if !b.isMine(i) {
+			continue // another shard's
+		}
 		if m.perr[i] != nil {
 			if err := b.failed(r, i, m.perr[i]); err != nil {
 				return err
@@ -114,7 +120,7 @@ func (b *build) collect(r *runner, m *madePages) error {
 		b.pages = append(b.pages, m.pages[i])
 	}
 	for _, c := range b.moved {
-		if made[c.movedTo] {
+		if made[c.movedTo] || !b.isMine(c.movedTo) {
 			continue
 		}
 		c.reason = "source moved to " + b.sessions[c.movedTo].Source + ", which could not be archived: " + staleReason(m.perr[c.movedTo])
@@ -129,8 +135,10 @@ func (b *build) collect(r *runner, m *madePages) error {
 	sort.SliceStable(b.rows, func(i, j int) bool { return b.rows[i].Source < b.rows[j].Source })
 	sort.SliceStable(b.sources, func(i, j int) bool { return b.sources[i].Path < b.sources[j].Path })
 	sort.SliceStable(b.problems, func(i, j int) bool { return b.problems[i].Path < b.problems[j].Path })
+	sort.SliceStable(b.passed, func(i, j int) bool { return b.passed[i].Path < b.passed[j].Path })
 	b.res.Sessions = len(b.rows)
 	b.res.Problems = b.problems
+	b.res.Passed = b.passed
 	return nil
 }
 
@@ -196,7 +204,8 @@ func (b *build) keepStale(r *runner) error {
 // directory, and counts the previous archive's pages that are gone.
 func (r *runner) writeIndex(b *build) error {
 	o := r.o
-	indexHTML, err := renderIndex(b.rows, b.rel, b.all, b.problems, o.Version, o.flags())
+	skipped := b.skipped()
+	indexHTML, err := renderIndex(b.rows, b.rel, b.all, skipped, o.Version, o.flags())
 	if err != nil {
 		return err
 	}
@@ -207,7 +216,8 @@ func (r *runner) writeIndex(b *build) error {
 	pages := append(b.pages, PageRecord{Path: "index.html", SHA256: hex.EncodeToString(isum[:]), Canopy: o.Version, Flags: o.flags(),
 		Key: hex.EncodeToString(isum[:])})
 	sort.Slice(pages, func(i, j int) bool { return pages[i].Path < pages[j].Path })
-	m := &Manifest{Canopy: o.Version, Flags: o.flags(), Sources: b.sources, Pages: pages, Sessions: b.rows, Skipped: b.problems}
+	shard := b.shardInfo(o)
+	m := &Manifest{Canopy: o.Version, Flags: o.flags(), Sources: b.sources, Pages: pages, Sessions: b.rows, Skipped: skipped, Shard: shard}
 	data, err := m.encode()
 	if err != nil {
 		return err
@@ -227,4 +237,15 @@ func (r *runner) writeIndex(b *build) error {
 		}
 	}
 	return nil
+}
+
+// skipped is every file not archived, and why: the files skipped as
+// problems and those of gateway stores passed over, by path.
+func (b *build) skipped() []Problem {
+	if len(b.passed) == 0 {
+		return b.problems
+	}
+	out := append(append([]Problem(nil), b.problems...), b.passed...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }

@@ -27,6 +27,9 @@ type Source struct {
 	// is not a session is then an error, not a stranger to skip.
 	Explicit bool
 	Gateway  *GatewayInfo // the store's labels, for a transcript it lists
+	Rotation *Rotation    // what rotated it, for a transcript a gateway rotated
+	Locked   bool         // a lock file is beside it: it is archived as it stands
+	InStore  bool         // it is in a gateway store's directory
 }
 
 // Problem is a source that could not be archived, and why.
@@ -40,7 +43,7 @@ type Problem struct {
 // into labels for their transcripts. skip names directories never to enter
 // (the archive's own output). Unreadable paths are returned as problems.
 func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
-	d := &discovery{skipped: map[string]bool{}}
+	d := &discovery{skipped: map[string]bool{}, locks: map[string]bool{}}
 	for _, s := range skip {
 		if abs, err := filepath.Abs(s); err == nil {
 			d.skipped[abs] = true
@@ -60,7 +63,17 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 		}
 		uniq = append(uniq, s)
 	}
-	return uniq, append(d.problems, labelGatewayTranscripts(uniq)...)
+	markTranscripts(uniq, d.locks)
+	problems := append(d.problems, labelGatewayTranscripts(uniq)...)
+	return uniq, problems
+}
+
+// DiscoverStore is Discover, and also lists what the gateway stores'
+// directories hold that is not archived, each with the reason (not
+// errors: a store's lock files and backups of itself are expected).
+func DiscoverStore(srcs []string, skip ...string) (found []Source, problems, passed []Problem) {
+	found, problems = Discover(srcs, skip...)
+	return found, problems, storeLeftovers(found, problems)
 }
 
 // discovery is what Discover has found so far.
@@ -68,6 +81,7 @@ type discovery struct {
 	found    []Source
 	problems []Problem
 	skipped  map[string]bool // absolute paths of directories not to enter
+	locks    map[string]bool // lock files met (<transcript>.lock), by path
 }
 
 func (d *discovery) problem(p string, err error) {
@@ -128,6 +142,9 @@ func (d *discovery) walk(src string) {
 			return d.enter(p, p == root, e.Name())
 		}
 		f := formatByName(e.Name())
+		if strings.HasSuffix(e.Name(), ".jsonl"+lockSuffix) {
+			d.locks[shown(p)] = true
+		}
 		switch t := e.Type(); {
 		case strings.HasPrefix(e.Name(), "."), f == "", t&fs.ModeSymlink != 0:
 			return nil // hidden, not a session's name, or a link (not followed inside a SRC)
@@ -168,6 +185,8 @@ func formatByName(name string) string {
 	case base == "sessions.json":
 		return FormatGateway
 	case strings.HasSuffix(base, ".jsonl"):
+		return FormatJSONL
+	case isRotated(base):
 		return FormatJSONL
 	case strings.HasSuffix(base, ".json"):
 		return FormatFlue

@@ -108,8 +108,10 @@ func readStore(p string) (map[string]storeEntry, error) {
 }
 
 // labelGatewayTranscripts gives every transcript a gateway store lists
-// that store's labels, and its topic transcripts the same key with their
-// thread id. A key whose transcript is not among the sources is ignored.
+// that store's labels, its topic transcripts the same key with their
+// thread id, and its rotated transcripts (reset, deleted, backups) the
+// key that names their session id, if one still does. A key whose
+// transcript is not among the sources is ignored.
 func labelGatewayTranscripts(found []Source) []Problem {
 	var problems []Problem
 	byPath := make(map[string]int, len(found))
@@ -120,29 +122,32 @@ func labelGatewayTranscripts(found []Source) []Problem {
 		if st.Format != FormatGateway {
 			continue
 		}
+		dir := filepath.Dir(st.Path)
+		for i := range found {
+			if filepath.Dir(found[i].Path) == dir {
+				found[i].InStore = true
+			}
+		}
 		store, err := readStore(st.Path)
 		if err != nil {
 			problems = append(problems, Problem{st.Path, err.Error()})
 			continue
 		}
-		dir := filepath.Dir(st.Path)
 		keys := make([]string, 0, len(store))
 		for k := range store {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys) // two keys naming one transcript: the first in order labels it
+		sort.Strings(keys)                 // two keys naming one transcript: the first in order labels it
+		byFile := map[string]GatewayInfo{} // a key's labels by its transcript's base name
 		for _, key := range keys {
 			e := store[key]
 			transcript := transcriptPath(dir, e)
 			if transcript == "" {
 				continue
 			}
-			info := GatewayInfo{
-				Store: st.Path, Key: key, SessionID: str(e.SessionID),
-				DisplayName: str(e.DisplayName), ChatType: str(e.ChatType), Provider: str(e.Provider),
-				Subject: str(e.Subject), UpdatedAt: updatedAt(e.UpdatedAt),
-				InputTokens: num(e.InputTokens), OutputTokens: num(e.OutputTokens), TotalTokens: num(e.TotalTokens),
-				ContextTokens: num(e.ContextTokens), CompactionCount: num(e.CompactionCount),
+			info := storeInfo(st.Path, key, e)
+			if _, ok := byFile[filepath.Base(transcript)]; !ok {
+				byFile[filepath.Base(transcript)] = info
 			}
 			if i, ok := byPath[transcript]; ok && found[i].Gateway == nil {
 				g := info
@@ -150,21 +155,55 @@ func labelGatewayTranscripts(found []Source) []Problem {
 			}
 			labelTopics(found, dir, transcript, info)
 		}
+		labelRotated(found, dir, st.Path, byFile)
 	}
 	return problems
 }
 
+// storeInfo is what a store's entry says of its session.
+func storeInfo(store, key string, e storeEntry) GatewayInfo {
+	return GatewayInfo{
+		Store: store, Key: key, SessionID: str(e.SessionID),
+		DisplayName: str(e.DisplayName), ChatType: str(e.ChatType), Provider: str(e.Provider),
+		Subject: str(e.Subject), UpdatedAt: updatedAt(e.UpdatedAt),
+		InputTokens: num(e.InputTokens), OutputTokens: num(e.OutputTokens), TotalTokens: num(e.TotalTokens),
+		ContextTokens: num(e.ContextTokens), CompactionCount: num(e.CompactionCount),
+	}
+}
+
+// labelRotated gives each rotated transcript in the store's directory
+// dir the key whose entry still names its session (a backup of the live
+// transcript, a store that kept the entry); a transcript no entry names
+// any more (a reset gives the entry a new session id) is labeled with
+// its store and session id alone. The store's counters are the live
+// session's: a rotated transcript does not get them.
+func labelRotated(found []Source, dir, store string, byFile map[string]GatewayInfo) {
+	for i := range found {
+		s := &found[i]
+		if s.Rotation == nil || s.Gateway != nil || filepath.Dir(s.Path) != dir {
+			continue
+		}
+		live, _, _ := rotatedName(filepath.Base(s.Path))
+		g := GatewayInfo{Store: store, SessionID: strings.TrimSuffix(live, ".jsonl")}
+		if info, ok := byFile[live]; ok {
+			g.Key, g.DisplayName, g.ChatType, g.Provider, g.Subject = info.Key, info.DisplayName, info.ChatType, info.Provider, info.Subject
+		}
+		s.Gateway = &g
+	}
+}
+
 // transcriptPath is where the transcript of a store's entry is, in the
-// store's directory dir; "" when the entry names none.
+// store's directory dir; "" when the entry names none. A sessionFile
+// written on any system resolves: an absolute one (/home/…, C:\Users\…)
+// is looked for beside the store by its base name; a relative one with
+// backslashes is read as a Windows path.
 func transcriptPath(dir string, e storeEntry) string {
 	id, file := str(e.SessionID), str(e.SessionFile)
 	switch {
-	case file != "" && !filepath.IsAbs(file):
-		return filepath.Join(dir, file)
+	case file != "" && foreignAbs(file):
+		return filepath.Join(dir, foreignBase(file))
 	case file != "":
-		// An absolute path from the machine that wrote the store: the
-		// transcript is looked for beside the store.
-		return filepath.Join(dir, filepath.Base(file))
+		return filepath.Join(dir, filepath.FromSlash(strings.ReplaceAll(file, `\`, "/")))
 	case id != "" && !strings.ContainsAny(id, `/\`):
 		return filepath.Join(dir, id+".jsonl")
 	}
@@ -178,7 +217,7 @@ func labelTopics(found []Source, dir, transcript string, info GatewayInfo) {
 	prefix := strings.TrimSuffix(filepath.Base(transcript), ".jsonl") + "-topic-"
 	for i := range found {
 		s := &found[i]
-		if s.Gateway != nil || s.Format != FormatJSONL || filepath.Dir(s.Path) != dir {
+		if s.Gateway != nil || s.Format != FormatJSONL || s.Rotation != nil || filepath.Dir(s.Path) != dir {
 			continue
 		}
 		if thread, ok := strings.CutPrefix(filepath.Base(s.Path), prefix); ok {

@@ -148,6 +148,15 @@ func (l *indexLinks) row(s *Session) rowView {
 		if note := gatewayNote(g, s.Title); note != "" {
 			r.Notes = append(r.Notes, note)
 		}
+		if g.Key == "" {
+			r.Notes = append(r.Notes, "gateway key not recorded: no entry of its store names this session now")
+		}
+	}
+	if s.Rotation != nil {
+		r.Notes = append(r.Notes, rotationNote(s.Rotation))
+	}
+	if s.Locked {
+		r.Notes = append(r.Notes, "locked when archived: archived as it stood")
 	}
 	if s.ID != "" {
 		r.Notes = append(r.Notes, "id "+s.ID)
@@ -186,6 +195,15 @@ func gatewayNote(g *GatewayInfo, title string) string {
 	return strings.Join(note, " · ")
 }
 
+// rotationNote is a rotated transcript's note in the index.
+func rotationNote(r *Rotation) string {
+	note := r.Kind
+	if r.At != "" {
+		note += " at " + shortTime(r.At)
+	}
+	return note
+}
+
 // relations are the notes on session i's parent, forks and child tasks.
 func (l *indexLinks) relations(i int) []string {
 	var notes []string
@@ -202,6 +220,12 @@ func (l *indexLinks) relations(i int) []string {
 	}
 	if n := len(l.rel.Tasks[i]) + len(l.rel.Unlinked[i]); n > 0 {
 		notes = append(notes, text.Count(n, "child task", "child tasks"))
+	}
+	if n := len(l.rel.Earlier[i]); n > 0 {
+		notes = append(notes, text.Count(n, "earlier session", "earlier sessions")+" of this key")
+	}
+	if j := l.rel.Next[i]; j >= 0 && l.inArchive[l.all[j].Page] {
+		notes = append(notes, "followed by "+l.all[j].Title)
 	}
 	return notes
 }

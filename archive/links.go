@@ -23,6 +23,11 @@ type Relations struct {
 	TopicOf  []int
 	Topics   [][]int
 	Unlinked [][]string // child tasks named but not in the archive
+	// A gateway key's history: its sessions oldest first (rotated ones
+	// by when they were rotated, the one the store names last). Earlier
+	// lists them on the last one; Next links each to the one after it.
+	Earlier [][]int
+	Next    []int
 }
 
 // parent is the session a page hangs under in its breadcrumbs: the one it
@@ -42,7 +47,8 @@ func (r *Relations) parent(i int) int {
 // gateway's topic transcripts to their session.
 func relate(ss []Session) *Relations {
 	n := len(ss)
-	r := &Relations{ForkOf: fill(n), TaskOf: fill(n), TopicOf: fill(n), Forks: make([][]int, n), Tasks: make([][]int, n), Topics: make([][]int, n), Unlinked: make([][]string, n)}
+	r := &Relations{ForkOf: fill(n), TaskOf: fill(n), TopicOf: fill(n), Forks: make([][]int, n), Tasks: make([][]int, n), Topics: make([][]int, n), Unlinked: make([][]string, n),
+		Earlier: make([][]int, n), Next: fill(n)}
 	names := newSessionNames(ss)
 	for i, s := range ss {
 		if j := names.find(i, s.ParentSession); j >= 0 && j != i {
@@ -62,6 +68,7 @@ func relate(ss []Session) *Relations {
 		}
 	}
 	r.relateTopics(ss)
+	r.relateHistory(ss)
 	r.breakCycles()
 	for i := range ss {
 		if j := r.ForkOf[i]; j >= 0 {
@@ -82,7 +89,7 @@ func relate(ss []Session) *Relations {
 func (r *Relations) relateTopics(ss []Session) {
 	mains := map[[2]string]int{}
 	for i, s := range ss {
-		if g := s.Gateway; g != nil && g.Topic == "" {
+		if g := s.Gateway; g != nil && g.Topic == "" && s.Rotation == nil {
 			mains[[2]string{g.Store, g.Key}] = i
 		}
 	}
@@ -93,6 +100,58 @@ func (r *Relations) relateTopics(ss []Session) {
 			}
 		}
 	}
+}
+
+// relateHistory orders the sessions of each gateway key (a store's
+// key, not a topic): the rotated ones by when they were rotated (a
+// backup by when it began), the one the store names now last.
+func (r *Relations) relateHistory(ss []Session) {
+	keys := map[[2]string][]int{}
+	var order [][2]string
+	for i, s := range ss {
+		g := s.Gateway
+		if g == nil || g.Key == "" || g.Topic != "" {
+			continue
+		}
+		k := [2]string{g.Store, g.Key}
+		if keys[k] == nil {
+			order = append(order, k)
+		}
+		keys[k] = append(keys[k], i)
+	}
+	for _, k := range order {
+		h := keys[k]
+		if len(h) < 2 {
+			continue
+		}
+		slices.SortStableFunc(h, func(a, b int) int { return compareHistory(&ss[a], &ss[b]) })
+		last := h[len(h)-1]
+		r.Earlier[last] = slices.Clone(h[:len(h)-1])
+		for n := 0; n+1 < len(h); n++ {
+			r.Next[h[n]] = h[n+1]
+		}
+	}
+}
+
+// compareHistory orders two sessions of one key: rotated before live,
+// then by when each was rotated (or began), then by source.
+func compareHistory(a, b *Session) int {
+	if la, lb := a.Rotation == nil, b.Rotation == nil; la != lb {
+		if la {
+			return 1
+		}
+		return -1
+	}
+	when := func(s *Session) string {
+		if s.Rotation != nil && s.Rotation.At != "" {
+			return s.Rotation.At
+		}
+		return s.Started
+	}
+	if c := strings.Compare(when(a), when(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Source, b.Source)
 }
 
 // breakCycles drops the links that close a cycle (a forked from b forked
@@ -165,7 +224,8 @@ func (n *sessionNames) find(i int, ref string) int {
 			}
 		}
 	}
-	for _, k := range []string{ref, filepath.Base(ref), strings.TrimSuffix(filepath.Base(ref), filepath.Ext(ref))} {
+	base := foreignBase(ref) // a path written on Windows too
+	for _, k := range []string{ref, base, strings.TrimSuffix(base, filepath.Ext(base))} {
 		if j := n.unique(k); j >= 0 {
 			return j
 		}
@@ -252,9 +312,44 @@ func nav(ss []Session, r *Relations, i int) *render.Nav {
 		add("Topic of", links([]int{p}))
 	}
 	add("Topics", links(r.Topics[i]))
+	add("Earlier sessions", links(r.Earlier[i]))
+	if j := r.Next[i]; j >= 0 {
+		add("Next session", links([]int{j}))
+	}
+	if s.Rotation != nil {
+		add("Rotated", []render.Link{{Text: rotationText(s.Rotation)}})
+	}
+	if s.Locked {
+		add("Locked", []render.Link{{Text: lockedText}})
+	}
 	if g := s.Gateway; g != nil {
-		key := g.Key + text.Prefixed(" · topic ", g.Topic)
-		add("Gateway key", []render.Link{{Text: key}})
+		add("Gateway key", []render.Link{{Text: keyText(g)}})
 	}
 	return n
+}
+
+// lockedText marks a transcript archived with its lock file beside it.
+const lockedText = "a .lock file was beside it: archived as it stood (the gateway may have been writing it)"
+
+// rotationText says what rotated a transcript, and when.
+func rotationText(r *Rotation) string {
+	at := ""
+	if r.At != "" {
+		at = " at " + shortTime(r.At) + " UTC"
+	}
+	switch r.Kind {
+	case RotationReset:
+		return "reset" + at + ": the transcript before a /reset, /new or daily reset"
+	case RotationDeleted:
+		return "deleted" + at + ": the transcript of a deleted session"
+	}
+	return "backup" + text.Prefixed(" made", at) + ": a copy the gateway kept aside"
+}
+
+// keyText names a transcript's gateway key (and topic).
+func keyText(g *GatewayInfo) string {
+	if g.Key == "" {
+		return "not recorded: no entry of the store names session " + g.SessionID + " now"
+	}
+	return g.Key + text.Prefixed(" · topic ", g.Topic)
 }

@@ -31,6 +31,8 @@ type Manifest struct {
 	Pages    []PageRecord   `json:"pages"`
 	Sessions []Session      `json:"sessions"`
 	Skipped  []Problem      `json:"skipped"`
+	// Shard is set in the manifest of one shard of a sharded run.
+	Shard *ShardInfo `json:"shard,omitempty"`
 }
 
 // SourceRecord is one source file.
@@ -81,6 +83,20 @@ func (m *Manifest) records() records {
 	}
 	for _, s := range m.Sources {
 		r.sources[s.Path] = s
+	}
+	if sh := m.Shard; sh != nil {
+		// What the shard learned of the other shards' sessions: their
+		// pages' names are taken, their summaries known by hash.
+		for _, s := range sh.Sessions {
+			if _, ok := r.sessions[s.Page]; !ok {
+				r.sessions[s.Page] = s
+			}
+		}
+		for _, s := range sh.Sources {
+			if _, ok := r.sources[s.Path]; !ok {
+				r.sources[s.Path] = s
+			}
+		}
 	}
 	return r
 }

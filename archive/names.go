@@ -2,9 +2,7 @@ package archive
 
 import (
 	"fmt"
-	"path"
 	"path/filepath"
-	"strings"
 )
 
 // assignPages names each session's page after its source: sessions/, then
@@ -17,8 +15,7 @@ import (
 func assignPages(ss []Session, srcs []Source, sums []string, owners map[string]owner) {
 	used := map[string]bool{"index.html": true, ManifestName: true}
 	for i := range ss {
-		rel := srcs[i].Rel
-		rel = strings.TrimSuffix(rel, path.Ext(rel))
+		rel := pageStem(srcs[i].Rel)
 		me := owner{abs: absPath(srcs[i].Path), base: filepath.Base(srcs[i].Path), sha: sums[i]}
 		p := "sessions/" + rel + ".html"
 		for n := 2; used[p] || !owners[p].same(me); n++ {

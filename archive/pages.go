@@ -39,8 +39,20 @@ func (r *runner) makePages(rr *render.Renderer, b *build, redactor *redact.Redac
 	// The first write failure cancels the others' work.
 	ctx, abort := context.WithCancelCause(r.ctx)
 	defer abort(nil)
-	progress := o.progress("pages", n)
+	mine := n
+	if b.mine != nil {
+		mine = 0
+		for _, ok := range b.mine {
+			if ok {
+				mine++
+			}
+		}
+	}
+	progress := o.progress("pages", mine)
 	each(ctx, n, o.Jobs, func(i int) {
+		if !b.isMine(i) {
+			return // another shard renders it
+		}
 		s := &b.sessions[i]
 		dest := filepath.Join(r.stage, filepath.FromSlash(s.Page))
 		if err := mkdirStaged(filepath.Dir(dest)); err != nil {

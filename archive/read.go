@@ -19,6 +19,7 @@ type readResult struct {
 	sums     []string  // their sources' SHA-256
 	sources  []SourceRecord
 	problems []Problem
+	passed   []Problem // files of a gateway store that are not sessions
 	// failed holds why each source that could not be archived could not,
 	// by absolute path; excluded, the sources --since left out.
 	failed   map[string]error
@@ -73,11 +74,17 @@ func knownSessions(prev *Manifest, recs records, o *Options) map[string]known {
 	if prev == nil || prev.Canopy != o.Version || strings.Join(prev.Flags, " ") != strings.Join(o.flags(), " ") {
 		return byHash
 	}
-	for i := range prev.Sessions {
-		if r, ok := recs.sources[prev.Sessions[i].Source]; ok {
-			byHash[r.SHA256] = known{&prev.Sessions[i], r.Format}
+	add := func(ss []Session) {
+		for i := range ss {
+			if r, ok := recs.sources[ss[i].Source]; ok {
+				byHash[r.SHA256] = known{&ss[i], r.Format}
+			}
 		}
 	}
+	if prev.Shard != nil {
+		add(prev.Shard.Sessions) // every session, the other shards' too
+	}
+	add(prev.Sessions)
 	return byHash
 }
 
@@ -110,7 +117,8 @@ func readSource(ctx context.Context, src Source, byHash map[string]known, redact
 		s := *k.session
 		s.Source = src.Path
 		s.Gateway = src.Gateway // the store may have changed alone
-		s.Stale = ""            // its source is back as it was
+		s.Rotation, s.Locked = src.Rotation, src.Locked
+		s.Stale = "" // its source is back as it was
 		rec.Format = k.format
 		return sourceRead{ok: true, rec: rec, session: s}
 	}
@@ -140,7 +148,12 @@ func (rd *readResult) add(src Source, r sourceRead, since time.Time) {
 		rd.failed[absPath(src.Path)] = r.err
 		// A .json file met while walking that is no session (a settings
 		// file beside the sessions) is not worth a report.
+		// In a gateway store's directory it is listed all the same: all a
+		// store holds is archived or listed.
 		if !src.Explicit && src.Format == FormatFlue && errors.Is(r.err, sessiontree.ErrNotSession) {
+			if src.InStore {
+				rd.passed = append(rd.passed, Problem{src.Path, "not archived: not a session (" + strings.TrimPrefix(r.err.Error(), src.Path+": ") + ")"})
+			}
 			return
 		}
 		rd.problems = append(rd.problems, Problem{src.Path, strings.TrimPrefix(r.err.Error(), src.Path+": ")})

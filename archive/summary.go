@@ -30,6 +30,8 @@ type Session struct {
 	Silent       int               `json:"silent,omitempty"` // NO_REPLY turns
 	Gateway      *GatewayInfo      `json:"gateway,omitempty"`
 	Diagnostics  int               `json:"diagnostics,omitempty"`
+	Rotation     *Rotation         `json:"rotation,omitempty"` // a transcript a gateway rotated: reset, deleted, backup
+	Locked       bool              `json:"locked,omitzero"`    // archived as it stood, a lock file beside it
 
 	// How it links to others, as written in the file.
 	ParentSession string                     `json:"parentSession,omitempty"` // header: the session it was forked from
@@ -47,6 +49,7 @@ func summarize(s *sessiontree.Session, src Source) Session {
 		Source: src.Path, Format: s.Format, ID: s.Header.ID, Project: s.Header.Cwd,
 		Entries: len(s.Entries), ParentSession: s.Header.ParentSession, Tasks: s.ChildSessions,
 		Gateway: src.Gateway, Diagnostics: len(s.Diagnostics) + s.Suppressed,
+		Rotation: src.Rotation, Locked: src.Locked,
 	}
 	// Started: when the session was created (its header), else its
 	// earliest entry. A fork copies its parent's entries, old timestamps

@@ -14,17 +14,21 @@ import (
 )
 
 const (
-	archiveSynopsis = "canopy archive SRC... -o OUTDIR [--jobs N] [--redact] [--since DATE] [--prune] [--quiet]"
+	archiveSynopsis = "canopy archive SRC... -o OUTDIR [--jobs N] [--redact] [--since DATE] [--prune] [--shard I/N] [--quiet]\n       canopy archive merge SHARD... -o OUTDIR [--quiet]"
 	verifySynopsis  = "canopy verify OUTDIR [--json]"
 )
 
 func runArchive(e *env, args []string) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runArchiveMerge(e, args[1:])
+	}
 	fs := newFlags("archive")
 	out := fs.StringP("output", "o", "", "the archive `OUTDIR` (made if missing; an existing one is updated)")
 	jobs := fs.IntP("jobs", "j", 0, "sessions rendered at once (default: one per core)")
 	doRedact := fs.Bool("redact", false, "replace credentials with [REDACTED:kind#n] markers in every page and in the index")
 	since := fs.String("since", "", "only sessions active on or after `DATE` (YYYY-MM-DD, or RFC 3339)")
 	prune := fs.Bool("prune", false, "remove the pages of sessions whose sources are gone, instead of keeping them as stale")
+	shard := fs.String("shard", "", "render only shard `I/N` of the pages (I from 0 to N-1); canopy archive merge makes the archive of the N shards")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
 	if st := parseFlags(e, fs, archiveSynopsis, args); st >= 0 {
 		return st
@@ -49,6 +53,13 @@ func runArchive(e *env, args []string) int {
 		}
 	}
 	o := archive.Options{Jobs: *jobs, Redact: *doRedact, Prune: *prune, Version: version}
+	if *shard != "" {
+		var err error
+		if o.Shard, o.Shards, err = parseShard(*shard); err != nil {
+			fmt.Fprintf(e.stderr, "canopy archive: --shard: %v\n", err)
+			return exitUsage
+		}
+	}
 	if *since != "" {
 		t, err := parseSince(*since)
 		if err != nil {
@@ -79,6 +90,9 @@ func reportArchive(e *env, res *archive.Result, out string) int {
 	for _, p := range res.Problems {
 		printLine(e.stderr, "%s: error: skipped: %s", p.Path, p.Error)
 	}
+	for _, p := range res.Passed {
+		printLine(e.stderr, "%s: note: %s", p.Path, p.Error)
+	}
 	for _, s := range res.Stale {
 		if s.Page == "" {
 			printLine(e.stderr, "%s: error: not archived, and its page is lost: %s", s.Source, s.Reason)
@@ -96,6 +110,9 @@ func reportArchive(e *env, res *archive.Result, out string) int {
 	line += fmt.Sprintf(", %d removed", res.Removed)
 	if n := len(res.Problems); n > 0 {
 		line += fmt.Sprintf(", %d files skipped", n)
+	}
+	if n := len(res.Passed); n > 0 {
+		line += fmt.Sprintf(", %d store files not archived (listed in the index)", n)
 	}
 	printLine(e.stderr, "%s", line)
 	if res.Incomplete() {
