@@ -140,7 +140,7 @@ func TestArchiveLayouts(t *testing.T) {
 		`<td data-v="cron:nightly-report">cron:nightly-report</td>`, "Nightly report · cron",
 		"Ada (DM) · direct · store: 300 in / 60 out / 360 total tokens · context 200,000 · 1 compaction",
 		`<td data-v="agent:main:main · topic 42">`,
-		"1 silent turn (NO_REPLY, not delivered)", "task of Review the pull request", "2 child tasks", "topic of What is on my calendar today?",
+		"1 silent turn (NO_REPLY or HEARTBEAT_OK, not delivered)", "task of Review the pull request", "2 child tasks", "topic of What is on my calendar today?",
 		"8 sessions in 4 projects", "<code>src/pi/--home-ada-shop--/broken.jsonl</code>",
 		`http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-`,
 	} {

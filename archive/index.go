@@ -165,7 +165,7 @@ func (l *indexLinks) row(s *Session) rowView {
 		r.Notes = append(r.Notes, l.relations(i)...)
 	}
 	if s.Silent > 0 {
-		r.Notes = append(r.Notes, text.Count(s.Silent, "silent turn", "silent turns")+" (NO_REPLY, not delivered)")
+		r.Notes = append(r.Notes, text.Count(s.Silent, "silent turn", "silent turns")+" (NO_REPLY or HEARTBEAT_OK, not delivered)")
 	}
 	if s.Diagnostics > 0 {
 		r.Notes = append(r.Notes, export.ProblemsRead(s.Diagnostics))

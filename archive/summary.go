@@ -27,7 +27,7 @@ type Session struct {
 	Branches     int               `json:"branches"` // leaves of the tree
 	Models       []string          `json:"models,omitempty"`
 	Usage        sessiontree.Usage `json:"usage"`
-	Silent       int               `json:"silent,omitempty"` // NO_REPLY turns
+	Silent       int               `json:"silent,omitempty"` // NO_REPLY and HEARTBEAT_OK turns
 	Gateway      *GatewayInfo      `json:"gateway,omitempty"`
 	Diagnostics  int               `json:"diagnostics,omitempty"`
 	Rotation     *Rotation         `json:"rotation,omitempty"` // a transcript a gateway rotated: reset, deleted, backup

@@ -209,7 +209,7 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 		}
 	}
 	if e.Silent {
-		d.add("*Silent turn (NO_REPLY): not delivered to the user.*")
+		d.add("*Silent turn (" + text.Or(m.SilentMark(), "NO_REPLY") + "): not delivered to the user.*")
 	}
 	if note := stopNote(m); note != "" {
 		d.add(note)

@@ -171,7 +171,7 @@ func assistantNotes(v *entryView, e *sessiontree.Entry, m *sessiontree.Message) 
 	v.Meta = strings.Join(meta, " · ")
 	if e.Silent {
 		v.Silent = true
-		v.Notes = append(v.Notes, note{"info", "Silent turn (NO_REPLY): not delivered to the user"})
+		v.Notes = append(v.Notes, note{"info", "Silent turn (" + text.Or(m.SilentMark(), "NO_REPLY") + "): not delivered to the user"})
 	}
 	switch m.StopReason {
 	case "error":

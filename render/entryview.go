@@ -15,7 +15,7 @@ type entryView struct {
 	Parts   []part
 	Notes   []note // flags under the entry: errors, aborts, hidden-from-user, …
 	Meta    string // small print: model, tokens
-	Silent  bool   // a NO_REPLY turn, never delivered to the user
+	Silent  bool   // a silent turn (NO_REPLY, HEARTBEAT_OK), never delivered to the user
 }
 
 // part is one piece of an entry's body, in order. Exactly one field is

@@ -45,3 +45,24 @@ func TestStreamedReply(t *testing.T) {
 		t.Errorf("the header does not name the format and its version")
 	}
 }
+
+// TestHeartbeatSilent: an OpenClaw heartbeat acknowledgement is a silent
+// turn like NO_REPLY, and the page says which.
+func TestHeartbeatSilent(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`,
+		`{"type":"message","id":"u","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"Read HEARTBEAT.md"}}`,
+		`{"type":"message","id":"h","parentId":"u","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":[{"type":"text","text":"HEARTBEAT_OK"}]}}`,
+		`{"type":"message","id":"n","parentId":"h","timestamp":"2026-01-01T00:00:03Z","message":{"role":"assistant","content":"NO_REPLY"}}`,
+	}
+	s, err := sessiontree.Load([]byte(strings.Join(lines, "\n")+"\n"), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := renderPage(t, s)
+	for _, want := range []string{"Silent turn (HEARTBEAT_OK): not delivered to the user", "Silent turn (NO_REPLY): not delivered to the user"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

@@ -22,7 +22,7 @@ const (
 	flagUser                   // a user message
 	flagEmpty                  // an assistant message with no text that did not fail: hidden
 	flagEmbedded               // shown inside its tool call's card, no block of its own
-	flagSilent                 // a NO_REPLY assistant turn, never delivered to the user
+	flagSilent                 // a silent (NO_REPLY, HEARTBEAT_OK) assistant turn, never delivered to the user
 )
 
 // rowInfo is what the tree needs of one entry.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -208,6 +209,9 @@ func (f *flueDocument) entries() error {
 		if err := decodeHead(raw, &h); err != nil {
 			s.diag(ln, SevError, "entry skipped: %s", describe(err))
 			continue
+		}
+		if !utf8.Valid(raw) {
+			s.diag(ln, SevWarning, "%s", badUTF8)
 		}
 		e := &Entry{}
 		e.fill(&h, s.noDetail)

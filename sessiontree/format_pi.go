@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -35,6 +36,7 @@ type line struct {
 	hasID   bool // a non-empty string id
 	model   bool // a model_change that has a "model" member (oh-my-pi's)
 	image   bool // the line holds a picture
+	badUTF8 bool // the line's strings hold bytes that are not UTF-8
 }
 
 // ok: the line is an object, the header or an entry.
@@ -90,6 +92,9 @@ func decodeLine(h *head, l *line, src *source, none *Detail) {
 		l.err = err
 		return
 	}
+	// Valid JSON holds bytes of 0x80 and up only in strings, so this finds
+	// broken UTF-8 in them; about 10 ms for 85 MB.
+	l.badUTF8 = !utf8.Valid(text)
 	e := l.entry
 	e.fill(h, none)
 	e.Line = int(l.n)
@@ -236,6 +241,9 @@ func (s *Session) collectEntries(lines []line, headerAt int) []*Entry {
 	}
 	for i := range lines {
 		l := &lines[i]
+		if l.ok() && l.badUTF8 {
+			s.diag(int(l.n), SevWarning, "%s", badUTF8)
+		}
 		switch {
 		case l.blank:
 			continue

@@ -243,10 +243,11 @@ func TestLoadEncoding(t *testing.T) {
 	badUTF8 := ent("message", "a", "", "\"message\":{\"role\":\"user\",\"content\":\"bad \xff\xfe bytes \xc3\"}")
 	runLoadCases(t, []loadCase{
 		{
-			name: "invalid UTF-8 inside a string",
-			in:   jsonl(header, badUTF8, user("b", "a")),
-			ids:  []string{"a", "b"},
-			path: []string{"a", "b"},
+			name:  "invalid UTF-8 inside a string",
+			in:    jsonl(header, badUTF8, user("b", "a")),
+			ids:   []string{"a", "b"},
+			path:  []string{"a", "b"},
+			diags: []wantDiag{{2, SevWarning, "invalid UTF-8"}},
 			check: func(t *testing.T, s *Session) {
 				if got := rawOf(t, s.Entry("a")); got != badUTF8 {
 					t.Errorf("Raw changed: %q", got)
@@ -258,7 +259,8 @@ func TestLoadEncoding(t *testing.T) {
 			in: jsonl(header,
 				"{\"type\":\"message\",\"id\":\"x\xffy\",\"parentId\":null,\"timestamp\":\""+ts+"\"}",
 				"{\"type\":\"message\",\"id\":\"b\",\"parentId\":\"x\xffy\",\"timestamp\":\""+ts+"\"}"),
-			path: []string{"x\ufffdy", "b"},
+			path:  []string{"x\ufffdy", "b"},
+			diags: []wantDiag{{2, SevWarning, "invalid UTF-8"}, {3, SevWarning, "invalid UTF-8"}},
 		},
 		{
 			name:    "byte-order mark before the header",

@@ -166,17 +166,13 @@ func usageOf(o *lobj[headUsage]) *Usage {
 // base64 and are only needed when rendering.
 type blockHeads struct {
 	toolCalls int
-	silent    bool     // the first text starts with NO_REPLY
+	silent    bool     // the first text starts with a silent mark (NO_REPLY, HEARTBEAT_OK)
 	callIDs   []string // the tool calls' ids (strings, not empty), in order
 }
 
-// silentMark opens a gateway's silent housekeeping reply, one never
-// delivered to the user.
-const silentMark = "NO_REPLY"
-
 // startsSilent reports whether a raw JSON string starts, past leading
-// whitespace, with silentMark; it looks at the raw bytes so that no text is
-// copied at load.
+// whitespace, with one of silentMarks; it looks at the raw bytes so that no
+// text is copied at load.
 func startsSilent(raw []byte) bool {
 	if len(raw) == 0 || raw[0] != '"' {
 		return false
@@ -189,7 +185,12 @@ func startsSilent(raw []byte) bool {
 		case len(raw) >= 2 && raw[0] == '\\' && (raw[1] == 'n' || raw[1] == 't' || raw[1] == 'r'):
 			raw = raw[2:]
 		default:
-			return bytes.HasPrefix(raw, []byte(silentMark))
+			for _, m := range silentMarks {
+				if bytes.HasPrefix(raw, []byte(m)) {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	return false
@@ -253,7 +254,7 @@ func (b *blockHeads) add(blk *blockHead, sawText bool) bool {
 	return sawText
 }
 
-// rawPrefix decodes a JSON string into whether it starts with silentMark,
+// rawPrefix decodes a JSON string into whether it starts with one of silentMarks,
 // without copying it.
 type rawPrefix bool
 

@@ -81,7 +81,7 @@ func (w *walker) lbool(b *lbool) error {
 	return w.skip()
 }
 
-// rawPrefix: whether a string starts with silentMark, any other value
+// rawPrefix: whether a string starts with one of silentMarks, any other value
 // read as it is and false.
 func (w *walker) rawPrefix(p *rawPrefix) error {
 	raw, err := w.rawValue()

@@ -43,6 +43,10 @@ func (s *Session) Stats(entries []*Entry) Stats {
 					st.Aborted++
 				}
 			}
+		case TypeCustomMessage:
+			// An extension's message, which the model saw: a message kind
+			// of its own, counted as the reference counts it ("1 custom").
+			st.Messages[RoleCustom]++
 		case TypeModelChange:
 			addModel(Model{e.Provider, e.Model})
 		case TypeCompaction:
