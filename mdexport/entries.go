@@ -145,7 +145,17 @@ func (x *exporter) message(d *entryDoc, i int) {
 	case sessiontree.RoleAssistant:
 		x.assistantMessage(d, i, m)
 	case sessiontree.RoleToolResult:
-		x.toolResult(d, i, m)
+		if len(m.Results) == 0 {
+			x.toolResult(d, i, m)
+			break
+		}
+		// A Claude Code line answering several calls: each result under
+		// the call it answers.
+		for _, r := range m.Results {
+			if one := m.ResultFor(r.ToolCallID); one != nil {
+				x.toolResult(d, i, one)
+			}
+		}
 	case sessiontree.RoleBashExecution:
 		x.bashExecution(d, e, m)
 	case sessiontree.RoleCustom:

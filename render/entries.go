@@ -231,7 +231,9 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 			a := decodeArgs(blk.Arguments)
 			if re := ec.pairs.Result(e, blk.ID); re != nil {
 				if rb, err := re.Decode(); err == nil && rb.Message != nil {
-					res, resultID = rb.Message, re.ID
+					// A Claude Code line may answer several calls: each
+					// card shows its own part.
+					res, resultID = rb.Message.ResultFor(blk.ID), re.ID
 				}
 				if res != nil && ec.rows[re.Index].text == "" {
 					// The result's tree row, which no one else writes

@@ -66,3 +66,40 @@ func TestHeartbeatSilent(t *testing.T) {
 		}
 	}
 }
+
+// TestSeveralResultsOnOneLine: Claude Code answers several calls on one
+// user line; each call's card shows its own result, and none shows the
+// others'.
+func TestSeveralResultsOnOneLine(t *testing.T) {
+	line := func(typ, uuid, parent, extra string) string {
+		p := `null`
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"type":"` + typ + `","uuid":"` + uuid + `","parentUuid":` + p + `,"sessionId":"s","timestamp":"2026-01-01T00:00:00Z","version":"2.1.0",` + extra + `}`
+	}
+	data := strings.Join([]string{
+		line("user", "u", "", `"message":{"role":"user","content":"go"}`),
+		line("assistant", "a", "u", `"message":{"id":"m1","role":"assistant","model":"m","content":[`+
+			`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"echo one"}},`+
+			`{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"echo two"}}]}`),
+		line("user", "r", "a", `"message":{"role":"user","content":[`+
+			`{"type":"tool_result","tool_use_id":"t1","content":"RESULT-ONE"},`+
+			`{"type":"tool_result","tool_use_id":"t2","content":"RESULT-TWO"}]}`),
+	}, "\n") + "\n"
+	s, err := sessiontree.Load([]byte(data), "claude.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := renderPage(t, s)
+	one, two := strings.Index(page, "echo one"), strings.Index(page, "echo two")
+	if one < 0 || two < 0 || two < one {
+		t.Fatalf("the two calls are not drawn in order (%d, %d)", one, two)
+	}
+	if c := page[one:two]; !strings.Contains(c, "RESULT-ONE") || strings.Contains(c, "RESULT-TWO") {
+		t.Errorf("the first card does not show just its own result:\n%s", c)
+	}
+	if c := page[two:]; !strings.Contains(c, "RESULT-TWO") || strings.Contains(c, "RESULT-ONE") {
+		t.Errorf("the second card does not show just its own result")
+	}
+}

@@ -105,7 +105,9 @@ func (b *claudeBlock) block(raw jsontext.Value) Block {
 // shown in that call's card. Its text is a read file's content without
 // Claude Code's line numbers, and an edit's diff comes from the
 // structured patch Claude Code records (toolUseResult.structuredPatch).
-// What else the line holds (more results, text, pictures) follows.
+// What else the line holds (text, pictures) follows. A line with several
+// tool_results answers several calls: each is also in m.Results, for its
+// own call's card (Message.ResultFor).
 func toolResult(e *Entry, r *claudeRecord, m *Message) error {
 	m.ToolCallID, m.ToolName = e.ToolCallID, e.ToolName
 	var items []jsontext.Value
@@ -114,7 +116,7 @@ func toolResult(e *Entry, r *claudeRecord, m *Message) error {
 			return err
 		}
 	}
-	first := true
+	var parts []ToolResult
 	for _, it := range items {
 		var b claudeBlock
 		if len(it) == 0 || it[0] != '{' || json.Unmarshal(it, &b, jsonOpts) != nil {
@@ -128,19 +130,29 @@ func toolResult(e *Entry, r *claudeRecord, m *Message) error {
 		if err != nil {
 			return err
 		}
-		if first {
+		if len(parts) == 0 {
 			m.IsError = bool(b.IsError)
-			first = false
 		}
+		parts = append(parts, ToolResult{ToolCallID: string(b.ToolUseID), Content: inner, IsError: bool(b.IsError)})
 		m.Content = append(m.Content, inner...)
 	}
+	if len(parts) > 1 {
+		m.Results = parts
+	}
+	useResult(e, r, m)
+	return nil
+}
+
+// useResult applies what Claude Code records of the first call's result
+// (toolUseResult): a read file's text, an edit's diff.
+func useResult(e *Entry, r *claudeRecord, m *Message) {
 	var res struct {
 		Type            lstr           `json:"type"`
 		File            jsontext.Value `json:"file"`
 		StructuredPatch jsontext.Value `json:"structuredPatch"`
 	}
 	if u := r.ToolUseResult; len(u) == 0 || u[0] != '{' || json.Unmarshal(u, &res, jsonOpts) != nil {
-		return nil
+		return
 	}
 	switch {
 	case e.ToolName == "read" && res.Type == "text":
@@ -150,7 +162,11 @@ func toolResult(e *Entry, r *claudeRecord, m *Message) error {
 		if json.Unmarshal(res.File, &f, jsonOpts) == nil && len(f.Content) > 0 && f.Content[0] == '"' {
 			var s lstr
 			json.Unmarshal(f.Content, &s, jsonOpts)
-			m.Content = textBlock(string(s))
+			if len(m.Results) > 0 {
+				m.Results[0].Content = textBlock(string(s)) // the others' text stays in Content
+			} else {
+				m.Content = textBlock(string(s))
+			}
 		}
 	case e.ToolName == "edit":
 		if diff := patchDiff(res.StructuredPatch); diff != "" {
@@ -158,9 +174,11 @@ func toolResult(e *Entry, r *claudeRecord, m *Message) error {
 				Diff string `json:"diff"`
 			}{diff})
 			m.Details = d
+			if len(m.Results) > 0 {
+				m.Results[0].Details = d
+			}
 		}
 	}
-	return nil
 }
 
 // patchDiff writes a structured patch (hunks of lines starting "+", "-"

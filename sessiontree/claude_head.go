@@ -19,6 +19,9 @@ type claudeHead struct {
 
 	Summary, LeafUUID, CustomTitle, AITitle, AgentName lstr
 
+	AgentID     lstr // a subagent's lines: the agent's id
+	UsedAgentID lstr // toolUseResult.agentId: the subagent a Task/Agent call ran
+
 	PreTokens lnum // compactMetadata.preTokens
 	CostUSD   lnum // old versions: the cost of an assistant message
 
@@ -112,6 +115,15 @@ func (w *walker) claudeMember(name string, h *claudeHead) error {
 		return w.lstr(&h.AgentName)
 	case "costUSD":
 		return w.lnum(&h.CostUSD)
+	case "agentId":
+		return w.lstr(&h.AgentID)
+	case "toolUseResult":
+		return w.members(func(n string) error {
+			if n == "agentId" {
+				return w.lstr(&h.UsedAgentID)
+			}
+			return w.skip()
+		})
 	case "content":
 		raw, err := w.rawValue()
 		h.Content = raw
@@ -194,12 +206,14 @@ func (w *walker) claudeMessage(m *claudeHeadMessage) error {
 
 // claudeContent is what the load reads of a message's content.
 type claudeContent struct {
-	callIDs   []string // tool_use blocks' ids (non-empty), in order
-	callNames []string // and their tools' names, as canopy shows them
-	calls     int      // tool_use blocks
-	result    string   // the first tool_result's tool_use_id
-	results   int      // tool_result blocks
-	wrapper   wrapper  // what the text (the first text block) is wrapped in
+	callIDs   []string    // tool_use blocks' ids (non-empty), in order
+	callNames []string    // and their tools' names, as canopy shows them
+	calls     int         // tool_use blocks
+	result    string      // the first tool_result's tool_use_id
+	results   int         // tool_result blocks
+	more      []string    // the other tool_results' tool_use_ids, when there are several
+	agents    []agentCall // the calls that run a subagent (Task, Agent)
+	wrapper   wrapper     // what the text (the first text block) is wrapped in
 }
 
 // content reads a message's content: a string or an array of blocks
@@ -218,7 +232,7 @@ func (w *walker) content() (claudeContent, error) {
 	sawText := false
 	err := w.array(func() error {
 		var typ, id, name, useID lstr
-		var text []byte
+		var text, input []byte
 		err := w.members(func(n string) error {
 			switch n {
 			case "type":
@@ -233,6 +247,10 @@ func (w *walker) content() (claudeContent, error) {
 				raw, err := w.rawValue()
 				text = raw
 				return err
+			case "input":
+				raw, err := w.rawValue()
+				input = raw
+				return err
 			}
 			return w.skip()
 		})
@@ -243,9 +261,14 @@ func (w *walker) content() (claudeContent, error) {
 				c.callIDs = append(c.callIDs, string(id))
 				c.callNames = append(c.callNames, claudeToolName(string(name)))
 			}
+			if id != "" && isAgentTool(string(name)) {
+				c.agents = append(c.agents, agentCall{id: string(id), prompt: inputPrompt(input)})
+			}
 		case "tool_result":
 			if c.results++; c.results == 1 {
 				c.result = string(useID)
+			} else {
+				c.more = append(c.more, string(useID))
 			}
 		case "text":
 			if !sawText {
@@ -255,6 +278,30 @@ func (w *walker) content() (claudeContent, error) {
 		return err
 	})
 	return c, err
+}
+
+// agentCall is a call that runs a subagent: its id and the prompt it
+// gave the subagent, what the subagent's first message says.
+type agentCall struct{ id, prompt string }
+
+// isAgentTool tells the tools that run a subagent: Task, named Agent
+// since Claude Code 2.1.
+func isAgentTool(name string) bool { return name == "Task" || name == "Agent" }
+
+// inputPrompt is the "prompt" of a call's input (raw JSON), if a string.
+func inputPrompt(input []byte) string {
+	var p lstr
+	w := walker{b: input}
+	if w.kind() != '{' {
+		return ""
+	}
+	w.members(func(n string) error {
+		if n == "prompt" {
+			return w.lstr(&p)
+		}
+		return w.skip()
+	})
+	return string(p)
 }
 
 // wrapper is what Claude Code wraps some user text in: a slash command

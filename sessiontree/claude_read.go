@@ -43,6 +43,9 @@ type claudeState struct {
 
 	customTitle, aiTitle, agentName string
 	summaries                       [][2]string // summary, leafUuid
+
+	links *claudeLinks // see claude_agents.go
+	side  []sideLine
 }
 
 // detailKey is a Detail that only names a custom message or entry: those
@@ -73,6 +76,7 @@ func (c *claudeState) line(l *claudeLine) {
 	if l.msgID != "" {
 		c.stream(l)
 	}
+	c.agentLine(l)
 	switch {
 	case e.Type == TypeCompaction:
 		c.boundaries[e.ID], c.last = e, e
@@ -117,6 +121,12 @@ func (c *claudeState) header(l *claudeLine) {
 func (c *claudeState) detail(l *claudeLine) *Detail {
 	if l.entry.Type == TypeCompaction {
 		return &Detail{TokensBefore: l.extra().preTokens}
+	}
+	if l.x != nil && len(l.x.moreResults) > 0 {
+		// A copy of the slice header: &l.x.moreResults would keep the
+		// line's extra alive with the session.
+		more := l.x.moreResults
+		return &Detail{moreResults: &more}
 	}
 	k := detailKey{l.custom, l.display, l.notice}
 	if k == (detailKey{}) {
@@ -201,6 +211,7 @@ func (c *claudeState) finish() {
 		}
 	}
 	s.Version = majorVersion(s.FormatVersion)
+	c.finishLinks()
 }
 
 // majorVersion is the number a version such as "2.1.3" starts with.

@@ -38,6 +38,7 @@ type codexItem struct {
 	Text      lstr           `json:"text"`    // agent_reasoning
 	Reason    lstr           `json:"reason"`  // turn_aborted
 	Images    jsontext.Value `json:"images"`  // user_message: data URLs
+	Query     lstr           `json:"query"`   // web_search_end
 }
 
 func (d *codexDecoder) decode(e *Entry, raw []byte) (*Body, error) {
@@ -87,10 +88,47 @@ func (d *codexDecoder) decode(e *Entry, raw []byte) (*Body, error) {
 		m.ErrorMessage = jsonText(p.Message)
 	case "turn_aborted":
 		m.ErrorMessage = string(p.Reason)
+	case "web_search_end":
+		m.ToolCallID, m.ToolName = e.ToolCallID, e.ToolName
+		m.Content = textBlock(searchText(p))
 	default: // a notice
 		m.Content = textBlock(jsonText(p.Message))
 	}
 	return &Body{Message: m}, nil
+}
+
+// searchText is what a rollout keeps of a web search's result: what was
+// searched for or opened. The pages themselves went to the model and are
+// not in the rollout.
+func searchText(p *codexItem) string {
+	var a struct {
+		Type    lstr `json:"type"`
+		Query   lstr `json:"query"`
+		URL     lstr `json:"url"`
+		Pattern lstr `json:"pattern"`
+	}
+	json.Unmarshal(p.Action, &a, jsonOpts) // newer versions say it in an action
+	switch {
+	case a.Type == "open_page" && a.URL != "":
+		return "Opened " + string(a.URL) + " (the page is not in the rollout)"
+	case a.Type == "find_in_page" && a.Pattern != "":
+		return "Searched " + string(a.URL) + " for " + strconv.Quote(string(a.Pattern)) + " (the matches are not in the rollout)"
+	}
+	q := firstOf(string(p.Query), string(a.Query))
+	if q == "" {
+		return "Searched the web (the results are not in the rollout)"
+	}
+	return "Searched the web for " + strconv.Quote(q) + " (the results are not in the rollout)"
+}
+
+// environmentCwd is the <cwd> of an environment context message's text.
+func environmentCwd(raw jsontext.Value) string {
+	for _, b := range codexContent(raw) {
+		if cwd, ok := tagged(b.Text, "cwd"); ok {
+			return cwd
+		}
+	}
+	return ""
 }
 
 // codexItemOf reads a line's payload: its "payload", or, in a rollout of

@@ -15,6 +15,7 @@ type codexState struct {
 	total, lastUsed float64
 	details         map[detailKey]*Detail
 	names           map[string]string // each call's tool, by call id
+	searches        []*Entry          // web searches whose result is still to come
 	dec             *codexDecoder
 }
 
@@ -58,6 +59,9 @@ func (c *codexState) line(l *codexLine, isHeader bool) {
 		return
 	}
 	e := l.entry
+	// A rollout of before September 2025 names its directory only in the
+	// environment context Codex sends the model.
+	s.Header.Cwd = firstOf(s.Header.Cwd, l.cwd)
 	// HasImages stays false: it tells of pi's picture blocks ("type":
 	// "image"), which a rollout does not have; its pictures are data URLs.
 	c.resolve(l)
@@ -100,11 +104,16 @@ func (c *codexState) resolve(l *codexLine) {
 		c.tokenCount(l.p)
 	case cCall:
 		c.names[e.CallIDs[0]] = l.callName
-		if l.callName == "edit" {
+		switch l.callName {
+		case "edit":
 			c.dec.calls[e.CallIDs[0]] = e
+		case "web_search":
+			c.searches = append(c.searches, e)
 		}
 	case cResult:
 		e.ToolName = c.names[e.ToolCallID]
+	case cSearchEnd:
+		c.searchEnd(l)
 	case cMeta:
 		e.Type, e.Role, e.StopReason = TypeCustom, "", ""
 	}
@@ -116,6 +125,34 @@ func (c *codexState) resolve(l *codexLine) {
 			c.replied = e
 		}
 	}
+}
+
+// searchEnd makes a web_search_end event the result of its search: the
+// call with its call_id, else the last search not yet answered (a
+// web_search_call item often has no id, or not the event's). An event
+// that answers no search is extension state.
+func (c *codexState) searchEnd(l *codexLine) {
+	e := l.entry
+	k := -1
+	for i, s := range c.searches {
+		if s.CallIDs[0] == e.ToolCallID {
+			k = i
+		}
+	}
+	if k < 0 && e.ToolCallID != "" && c.names[e.ToolCallID] == "web_search" {
+		e.ToolName = "web_search" // an answered search's: a second result, paired as any
+		return
+	}
+	if k < 0 {
+		k = len(c.searches) - 1
+	}
+	if k < 0 {
+		l.kind, l.custom = cMeta, "event_msg: web_search_end"
+		e.Type, e.Role, e.ToolCallID = TypeCustom, "", ""
+		return
+	}
+	e.ToolCallID, e.ToolName = c.searches[k].CallIDs[0], "web_search"
+	c.searches = append(c.searches[:k], c.searches[k+1:]...)
 }
 
 var codexEventName = map[codexKind]string{

@@ -73,6 +73,43 @@ type Message struct {
 
 	CustomType string `json:"customType"` // custom (hookMessage)
 	Display    bool   `json:"display"`
+
+	// Results: a toolResult message that answers several calls (a Claude
+	// Code user line with several tool_result blocks) holds each call's
+	// result here, in order, while Content holds them all, one after the
+	// other. Empty for a message that answers one call. See ResultFor.
+	Results []ToolResult `json:"-"`
+}
+
+// ToolResult is one call's result in a message that answers several.
+type ToolResult struct {
+	ToolCallID string
+	Content    Blocks
+	IsError    bool
+	Details    jsontext.Value // an edit's diff, as Message.Details
+}
+
+// ResultFor is the result of the call id as a message of its own: m
+// itself when m answers one call (whatever the id), else m with only that call's result
+// (nil when m holds none for it). A renderer that draws a call's card
+// with its result (sessiontree.Pairs.Result) asks the result's message for
+// that call's part, so that each call shows its own result.
+func (m *Message) ResultFor(id string) *Message {
+	if len(m.Results) == 0 {
+		return m
+	}
+	for i := range m.Results {
+		r := &m.Results[i]
+		if r.ToolCallID == id {
+			one := *m
+			one.Results, one.ToolCallID, one.Content, one.IsError, one.Details = nil, id, r.Content, r.IsError, r.Details
+			if i > 0 {
+				one.ToolName = "" // Load named the first call's tool; the call names its own
+			}
+			return &one
+		}
+	}
+	return nil
 }
 
 // Body is everything an entry holds beyond what Load decodes: what a

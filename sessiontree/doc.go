@@ -22,6 +22,10 @@
 // content.go). Claude Code's and Codex's entries are then decoded into
 // pi's shapes (roles, blocks, tool names), which is what the renderers
 // know (claude_body.go, codex_body.go). The input is never written to.
+// A Claude Code session's subagents are found beside it and tied to the
+// calls that ran them by LoadSubagents (subagents.go,
+// subagents_load.go); those written into the session's own file are its
+// Sidechains (claude_agents.go).
 //
 // # The rules, as this package applies them
 //

@@ -45,7 +45,7 @@ type Entry struct {
 	Timestamp string // as written
 	Time      time.Time
 	TimeOK    bool // Timestamp parsed as RFC 3339
-	// Silent: an assistant message whose reply starts with NO_REPLY, a
+	// Silent: an assistant message whose reply starts with NO_REPLY or HEARTBEAT_OK, a
 	// gateway's housekeeping turn that was never delivered to the user.
 	Silent bool
 	// Continues: a later line of an assistant reply that Claude Code
@@ -102,6 +102,11 @@ type Detail struct {
 	CustomType    string // custom, custom_message, legacy hookMessage
 	Display       bool   // custom_message and custom-role messages
 	ModelRole     string // oh-my-pi model_change role: "default" or "temporary"
+	// moreResults: a toolResult message that answers several calls (a
+	// Claude Code user line with several tool_result blocks) answers
+	// ToolCallID and these, in order (Entry.Answered). A pointer, so
+	// that a Detail stays comparable.
+	moreResults *[]string
 	// Notice: a custom-role message that is not part of the context: a
 	// notice shown to the user that the model never received (Claude
 	// Code's and Codex's: an API error being retried, a hook's summary),
@@ -152,6 +157,29 @@ func (u *Usage) add(o *Usage) {
 	sum(&u.Cost.CacheRead, o.Cost.CacheRead)
 	sum(&u.Cost.CacheWrite, o.Cost.CacheWrite)
 	sum(&u.Cost.Total, o.Cost.Total)
+}
+
+// Answered is the number of calls a toolResult message answers: 0 when
+// it names none, 1 for a pi or Codex result; a Claude Code user line
+// answers several, each with its own tool_result block (Message.ResultFor).
+// AnsweredID(k) is the id of the k-th: ToolCallID first.
+func (e *Entry) Answered() int {
+	if e.ToolCallID == "" {
+		return 0
+	}
+	if e.Detail != nil && e.moreResults != nil {
+		return 1 + len(*e.moreResults)
+	}
+	return 1
+}
+
+// AnsweredID is the id of the k-th call the message answers (see
+// Answered), 0 <= k < Answered().
+func (e *Entry) AnsweredID(k int) string {
+	if k == 0 {
+		return e.ToolCallID
+	}
+	return (*e.moreResults)[k-1]
 }
 
 // IsSettings reports whether the entry is one the reference calls a

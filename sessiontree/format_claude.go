@@ -50,6 +50,8 @@ type claudeLine struct {
 	callNames []string // its calls' tools, as entry.CallIDs
 	sidechain bool
 
+	agentID string // the subagent the line is of (its agentId)
+
 	custom          string // a custom entry's or message's type
 	display, notice bool
 
@@ -57,13 +59,19 @@ type claudeLine struct {
 	x                       *claudeExtra // what only a few lines carry
 }
 
-// claudeExtra holds what only titles, summaries and compactions carry.
+// claudeExtra holds what only titles, summaries, compactions and the
+// lines that tie subagents and results to their calls carry.
 type claudeExtra struct {
 	customTitle, aiTitle, agentName string
 	summary, leafUUID               string
 	compactText                     string // an isCompactSummary message's text
 	preTokens                       float64
 	compactSummary                  bool
+
+	moreResults []string    // a user line's tool_results after its first
+	usedAgent   string      // the subagent a result's call ran (toolUseResult.agentId)
+	agents      []agentCall // the calls of an assistant line that run a subagent
+	prompt      string      // a sidechain's first message: its text
 }
 
 func (l *claudeLine) extra() *claudeExtra {
@@ -84,7 +92,7 @@ func newClaudeDecoder(src *source) func() lineDecoder[claudeLine] {
 				l.rawLine, l.entry = raws[i], &slab[i]
 				l.decode(src)
 				it.entry(l.entry)
-				for _, s := range []*string{&l.sessionID, &l.cwd, &l.version} {
+				for _, s := range []*string{&l.sessionID, &l.cwd, &l.version, &l.agentID} {
 					it.str(s)
 				}
 				l.text = nil
@@ -118,6 +126,10 @@ func (l *claudeLine) decode(src *source) {
 	}
 	l.image, l.sidechain = h.image, bool(h.Sidechain)
 	l.sessionID, l.cwd, l.version = string(h.SessionID), string(h.Cwd), string(h.Version)
+	l.agentID = string(h.AgentID)
+	if h.UsedAgentID != "" {
+		l.extra().usedAgent = string(h.UsedAgentID)
+	}
 	switch typ := string(h.Type); {
 	case typ == "assistant" && h.Msg.Set:
 		l.assistant(&h)
@@ -173,6 +185,9 @@ func (l *claudeLine) assistant(h *claudeHead) {
 	e.Usage = h.Msg.Usage.usage(h.CostUSD)
 	c := &h.Msg.Blocks
 	e.CallIDs, e.ToolCalls, l.callNames = c.callIDs, c.calls, c.callNames
+	if len(c.agents) > 0 {
+		l.extra().agents = c.agents
+	}
 }
 
 // claudeStopReason is an Anthropic stop_reason as pi words it.
@@ -191,6 +206,11 @@ func claudeStopReason(r string) string {
 func (l *claudeLine) user(h *claudeHead) {
 	l.main, l.msgLine = !l.sidechain, true
 	c := &h.Msg.Blocks
+	if l.sidechain && l.entry.ParentID == "" {
+		// The prompt a subagent was given: what ties a sidechain to the
+		// call that ran it when nothing else does (claude_agents.go).
+		l.extra().prompt = contentText(h.Msg.Content)
+	}
 	switch {
 	case bool(h.CompactSummary):
 		l.message(RoleCustom, "compact summary", false, true)
@@ -199,6 +219,9 @@ func (l *claudeLine) user(h *claudeHead) {
 	case c.results > 0:
 		l.message(RoleToolResult, "", false, false)
 		l.entry.ToolCallID = c.result
+		if len(c.more) > 0 {
+			l.extra().moreResults = c.more
+		}
 	case c.wrapper == wrapCaveat:
 		l.message(RoleCustom, "command caveat", false, false)
 	case bool(h.Meta):

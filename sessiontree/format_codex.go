@@ -15,6 +15,8 @@ import (
 //
 // The rules, as this reader applies them:
 //   - The first line's session_meta is the header (id, cwd, CLI version).
+//     A rollout of before September 2025 names its directory only in the
+//     <cwd> of the environment context Codex sends the model.
 //   - response_item lines are what the model saw and said: messages,
 //     reasoning summaries (thinking), function_call, custom_tool_call,
 //     local_shell_call and web_search_call (tool calls, named as pi's
@@ -28,7 +30,8 @@ import (
 //     without response items of a kind, its events are the messages.
 //   - event_msg: token_count is the usage of the reply before it; error
 //     and turn_aborted are assistant messages that failed or were aborted;
-//     thread_name_updated names the session.
+//     thread_name_updated names the session; web_search_end is the result
+//     of its web search (what was searched: the pages are not recorded).
 //   - turn_context: a model_change when the model changes, a
 //     thinking_level_change when only the reasoning effort does.
 //   - compacted: a compaction, its message the summary.
@@ -60,6 +63,7 @@ const (
 	cTokenCount                      // event_msg token_count
 	cCompaction                      // compacted
 	cThreadName                      // event_msg thread_name_updated
+	cSearchEnd                       // event_msg web_search_end: a web search's result
 )
 
 // codexLine is one line of a rollout and what decoding it gave.
@@ -72,6 +76,7 @@ type codexLine struct {
 
 	custom   string // a custom entry's or message's type
 	callName string // a call's tool, as canopy shows it
+	cwd      string // the <cwd> of an environment context Codex wrote
 	p        *codexPayload
 	raw      []byte // a session_meta's line, kept: the header's Raw
 }
@@ -167,6 +172,9 @@ func (l *codexLine) responseItem(p *codexPayload) {
 			l.kind, e.Role = cUser, RoleUser
 		case role == "user":
 			l.kind, e.Role, l.custom = cInjected, RoleCustom, injectedOf(p.Content)
+			if l.custom == "environment context" {
+				l.cwd = environmentCwd(p.Content)
+			}
 		default: // developer, system
 			l.kind, e.Role, l.custom = cInjected, RoleCustom, role
 		}
@@ -207,6 +215,10 @@ func (l *codexLine) event(p *codexPayload) {
 		l.kind = cTokenCount
 	case "thread_name_updated":
 		l.kind, e.Type = cThreadName, TypeSessionInfo
+	case "web_search_end":
+		// The search's result, as far as the rollout has one: the model
+		// received the pages, the rollout keeps only what was searched.
+		l.kind, e.Role, e.ToolCallID = cSearchEnd, RoleToolResult, string(p.CallID)
 	default:
 		l.kind = cMeta
 	}

@@ -76,7 +76,7 @@ func checkCodexKinds(t *testing.T, s *Session) {
 		{"L7", TypeCustom, "", "event_msg: agent_reasoning"},
 		{"L8", TypeMessage, RoleAssistant, ""},
 		{"L12", TypeCustom, "", "event_msg: exec_command_end"},
-		{"L21", TypeCustom, "", "event_msg: web_search_end"},
+		{"L21", TypeMessage, RoleToolResult, ""}, // the web search's result
 		{"L23", TypeCustom, "", "event_msg: agent_message"},
 		{"L24", TypeMessage, RoleAssistant, ""},
 		{"L27", TypeMessage, RoleUser, ""},
@@ -203,7 +203,7 @@ func TestCodexLegacy(t *testing.T) {
 		format: FormatCodex,
 		ids:    lineIDs(2, 10), leaf: "L10", roots: []string{"L2"},
 		check: func(t *testing.T, s *Session) {
-			if s.Header.ID != "5f9e0c1a-2b3d-4e5f-8a9b-0c1d2e3f4a5b" || s.FormatVersion != "" {
+			if s.Header.ID != "5f9e0c1a-2b3d-4e5f-8a9b-0c1d2e3f4a5b" || s.FormatVersion != "" || s.Header.Cwd != "/work/old" {
 				t.Errorf("header %+v", s.Header)
 			}
 			want := []string{"custom:L3", "user:L4", "assistant:L6", "assistant:L7", "toolResult:L8", "assistant:L9"}

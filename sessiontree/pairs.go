@@ -82,17 +82,36 @@ func PairCalls(s *Session) *Pairs {
 	}
 	p.result = make([]int32, calls)
 	for i, e := range s.Entries {
-		if !isToolResult(e) {
-			continue
-		}
-		if call, k, ok := p.answered(e); ok {
-			if slot := &p.result[p.callAt[call.Message.Index]+int32(k)]; *slot == 0 {
-				*slot = int32(i) + 1
-				p.paired[i/64] |= 1 << (i % 64)
-			}
+		if isToolResult(e) {
+			p.pair(i, e)
 		}
 	}
 	return p
+}
+
+// pair makes the result e (entry i) the result of each call it answers
+// that has none yet. It is paired (drawn in its calls' cards) when it is
+// the result of every call it answers: a Claude Code line answers
+// several (Entry.Answered), each shown in its own card
+// (Message.ResultFor).
+func (p *Pairs) pair(i int, e *Entry) {
+	n := e.Answered()
+	all := n > 0
+	for k := range n {
+		call, ck, ok := p.answered(e, e.AnsweredID(k))
+		if !ok {
+			all = false
+			continue
+		}
+		slot := &p.result[p.callAt[call.Message.Index]+int32(ck)]
+		if *slot == 0 {
+			*slot = int32(i) + 1
+		}
+		all = all && *slot == int32(i)+1
+	}
+	if all {
+		p.paired[i/64] |= 1 << (i % 64)
+	}
 }
 
 func isToolResult(e *Entry) bool {
@@ -101,13 +120,13 @@ func isToolResult(e *Entry) bool {
 
 // Answers is the call a result answers, by the rule above.
 func (p *Pairs) Answers(res *Entry) (ToolCall, bool) {
-	call, _, ok := p.answered(res)
+	call, _, ok := p.answered(res, res.ToolCallID)
 	return call, ok
 }
 
-// answered is Answers, with k the first of the message's calls with the id.
-func (p *Pairs) answered(res *Entry) (call ToolCall, k int, ok bool) {
-	id := res.ToolCallID
+// answered is the call with the id that res answers, by the rule above,
+// with k the first of the message's calls with the id.
+func (p *Pairs) answered(res *Entry, id string) (call ToolCall, k int, ok bool) {
 	if id == "" {
 		return ToolCall{}, 0, false
 	}
@@ -142,7 +161,7 @@ func (p *Pairs) Paired(res *Entry) bool {
 // CallOf is the call whose name and arguments a result is shown with: the
 // one it answers, else the first in the file with its id.
 func (p *Pairs) CallOf(res *Entry) (ToolCall, bool) {
-	if call, _, ok := p.answered(res); ok {
+	if call, _, ok := p.answered(res, res.ToolCallID); ok {
 		return call, true
 	}
 	p.callsOnce.Do(func() {

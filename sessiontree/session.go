@@ -84,15 +84,25 @@ type Session struct {
 	Leaf    *Entry            // the leaf on load; nil for an empty tree or a Flue null leaf
 
 	ChildSessions []ChildSession // Flue metadata.taskSessions
-	Metadata      jsontext.Value // Flue metadata, as written
+
+	// Claude Code's subagents. AgentID: the file is a subagent's
+	// transcript, and this the agentId its lines carry. Sidechains: the
+	// subagents' conversations written into the session's own file (see
+	// SidechainOf); the subagents written into files of their own are
+	// found by LoadSubagents.
+	AgentID    string
+	Sidechains []*Sidechain
+	Metadata   jsontext.Value // Flue metadata, as written
 
 	Diagnostics []Diagnostic
 	Suppressed  int // diagnostics not kept beyond maxDiagnostics
 
-	byID     map[string]*Entry
-	noDetail *Detail     // shared by every entry without detail fields
-	stored   *storedLeaf // the leaf the input stores, for formats that store one
-	src      *source     // where the entries' bytes are
+	byID        map[string]*Entry
+	sidechainOf []int32      // by entry index: index+1 into Sidechains, 0 for none
+	links       *claudeLinks // the calls that run a subagent, and what they ran
+	noDetail    *Detail      // shared by every entry without detail fields
+	stored      *storedLeaf  // the leaf the input stores, for formats that store one
+	src         *source      // where the entries' bytes are
 }
 
 // storedLeaf is the leaf a format that stores one (Flue) names, or that a

@@ -147,12 +147,24 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// reference is the reference exporter's script, once warmed up.
+// reference is a reference exporter, once warmed up: pi's export for pi
+// sessions, claude-replay for Claude Code and Codex ones (replay.go).
 type reference struct {
 	script string
 	ok     bool
 	reason string // why it is not available
 	warmup float64
+	// command exports in to out; nil: script IN OUT.
+	command func(ctx context.Context, in, out string) *exec.Cmd
+	replay  bool // its pages are claude-replay's, which the browser measurement does not know
+}
+
+// cmd is the command that exports in to out.
+func (r *reference) cmd(ctx context.Context, in, out string) *exec.Cmd {
+	if r.command != nil {
+		return r.command(ctx, in, out)
+	}
+	return exec.CommandContext(ctx, r.script, in, out)
 }
 
 func (r *reference) status() string {

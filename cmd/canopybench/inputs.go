@@ -19,7 +19,8 @@ import (
 type inputSpec struct {
 	name   string
 	corpus string             // file name under <shared>/corpus, or
-	gen    *sessiongen.Config // a generated session
+	gen    *sessiongen.Config // a generated session, or
+	agent  *agentGen          // a generated Claude Code or Codex session (reference: claude-replay)
 }
 
 var allInputs = []inputSpec{
@@ -37,6 +38,10 @@ var allInputs = []inputSpec{
 	// 214 MB.
 	{name: "code-10MB", gen: &sessiongen.Config{Entries: 4_700, Shape: sessiongen.ShapeBranched, Seed: 1, Content: "code"}},
 	{name: "code-100k", gen: &sessiongen.Config{Entries: 100_000, Shape: sessiongen.ShapeBranched, Seed: 1, Content: "code"}},
+	// The formats of other agents, measured against claude-replay (the
+	// issue's reference for them): about 2 MB each.
+	{name: "claude-2MB", agent: &agentGen{Format: "claude-code", Turns: 128}},
+	{name: "codex-2MB", agent: &agentGen{Format: "codex", Turns: 210}},
 }
 
 func inputNames() []string {
@@ -91,6 +96,9 @@ func (s inputSpec) prepare(o *options, logf func(string, ...any)) (string, error
 	}
 	path := filepath.Join(o.out, "inputs", s.name+".jsonl")
 	metaPath := path + ".meta.json"
+	if s.agent != nil {
+		return prepareAgent(s.name, path, metaPath, *s.agent, logf)
+	}
 	if b, err := os.ReadFile(metaPath); err == nil {
 		var m genMeta
 		if json.Unmarshal(b, &m) == nil && m.Config == *s.gen {
@@ -109,6 +117,34 @@ func (s inputSpec) prepare(o *options, logf func(string, ...any)) (string, error
 		return "", err
 	}
 	return path, nil
+}
+
+// agentMeta is genMeta for a generated Claude Code or Codex session.
+type agentMeta struct {
+	Gen  agentGen `json:"agent"`
+	Size int64    `json:"size"`
+}
+
+// prepareAgent is prepare for a generated Claude Code or Codex session.
+func prepareAgent(name, path, metaPath string, g agentGen, logf func(string, ...any)) (string, error) {
+	if b, err := os.ReadFile(metaPath); err == nil {
+		var m agentMeta
+		if json.Unmarshal(b, &m) == nil && m.Gen == g {
+			if st, err := os.Stat(path); err == nil && st.Size() == m.Size {
+				return path, nil
+			}
+		}
+	}
+	logf("%s: generating %s", name, path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	size, err := writeAgentGen(path, g)
+	if err != nil {
+		return "", err
+	}
+	b, _ := json.Marshal(agentMeta{Gen: g, Size: size})
+	return path, os.WriteFile(metaPath, b, 0o644)
 }
 
 // writeGenerated writes a synthetic session to path (through a temporary

@@ -25,7 +25,9 @@
 //     gen-100k (branched), chain-5k and chain-50k (linear), images-20x5MB
 //     (40 entries, 20 of them with a 5 MB base64 image), code-10MB and
 //     code-100k (branched, heavy with code: source files read by path,
-//     long command output and diffs, fenced code in replies). A generated
+//     long command output and diffs, fenced code in replies); and, of other
+//     agents' formats (gen_agents.go), claude-2MB (a Claude Code
+//     transcript) and codex-2MB (a Codex rollout). A generated
 //     file is reused while it has the size recorded when it was written;
 //  3. exports each input with DIR/canopy and with
 //     ../shared/tools/reference-export (after one untimed warm-up call that
@@ -33,7 +35,9 @@
 //     (ours, the reference's, ours, ...), and records the
 //     median wall time, the peak RSS (the wait4 rusage of the child, which
 //     for the reference's bash script includes the node process it reaps)
-//     and the output size;
+//     and the output size. The reference of claude-2MB and codex-2MB is
+//     claude-replay 0.9.0 (replay.go; --claude-replay), whose pages the
+//     browser does not measure;
 //  4. opens every page from a file:// URL in headless Chromium, each
 //     measurement in a fresh tab with a 60 s limit (--page-timeout):
 //     readable (ms from navigation start until the conversation is in the
@@ -75,6 +79,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,6 +102,7 @@ type options struct {
 	interactAfter string
 	waitQuiet     time.Duration
 	chromium      string
+	replayBinary  string // --claude-replay
 	keepOutputs   bool
 	repoRoot      string
 	canopyBinary  string
@@ -157,6 +163,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	// 3. The reference, warmed up once (its first call installs it).
 	ref := newReference(o, logf)
 	res.Reference = ref.status()
+	refs := references{pi: ref}
+	if slices.ContainsFunc(specs, func(sp inputSpec) bool { return sp.agent != nil }) {
+		refs.replay = newReplay(o, logf)
+		res.Reference += "; Claude Code and Codex: " + refs.replay.status()
+	}
 
 	// 4. The browser.
 	var br *chrome
@@ -173,7 +184,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		res.Browser = "skipped (--no-browser)"
 	}
 
-	benchInputs(o, specs, ref, br, res, logf)
+	benchInputs(o, specs, refs, br, res, logf)
 	res.Finished = time.Now().UTC().Format(time.RFC3339)
 	if err := writeResults(o, res); err != nil {
 		return err
@@ -202,6 +213,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.interactAfter, "interact-after", "load", "when a search, filter or click starts: load (the page has loaded, as for a reader who waits: the reference's pages are readable only then) or readable (300 ms after the conversation is readable: a big page of ours may still be loading)")
 	fs.DurationVar(&o.waitQuiet, "wait-quiet", 2*time.Minute, "before each export and page, wait at most this long for other processes to leave the CPUs (mostly) idle; 0: do not wait")
 	fs.StringVar(&o.chromium, "chromium", "", "Chromium `binary` (default: chromium on PATH, else /usr/bin/chromium)")
+	fs.StringVar(&o.replayBinary, "claude-replay", "", "claude-replay `command`, the reference for Claude Code and Codex inputs (default: claude-replay "+replayVersion+", installed from npm into the user's cache on first use)")
 	fs.BoolVar(&o.pgo, "pgo", false, "instead: profile canopy's exports of the inputs and merge the profiles into cmd/canopy/default.pgo, the profile go build optimizes canopy with")
 	fs.BoolVar(&o.archive, "archive", false, "benchmark canopy archive instead: a first run, a no-change re-run and a one-change re-run over generated sessions")
 	fs.IntVar(&o.archiveSessions, "archive-sessions", 1000, "with --archive: how many sessions")
@@ -271,7 +283,7 @@ func buildCanopy(o *options, stderr io.Writer, logf func(string, ...any)) error 
 
 // benchInputs prepares and measures each input in turn, writing the
 // results after each.
-func benchInputs(o *options, specs []inputSpec, ref *reference, br *chrome, res *results, logf func(string, ...any)) {
+func benchInputs(o *options, specs []inputSpec, refs references, br *chrome, res *results, logf func(string, ...any)) {
 	for _, sp := range specs {
 		row := &row{Input: sp.name}
 		res.Rows = append(res.Rows, row)
@@ -282,7 +294,7 @@ func benchInputs(o *options, specs []inputSpec, ref *reference, br *chrome, res 
 			writeResults(o, res)
 			continue
 		}
-		benchInput(o, ref, br, row, path, logf)
+		benchInput(o, refs.of(sp), br, row, path, logf)
 		writeResults(o, res)
 	}
 }
@@ -318,7 +330,7 @@ func benchInput(o *options, ref *reference, br *chrome, row *row, in string, log
 	if ref.ok {
 		row.Ref = &toolResult{Out: theirs}
 		sides = append(sides, &exportSide{row.Ref, func(ctx context.Context) *exec.Cmd {
-			return exec.CommandContext(ctx, ref.script, in, theirs)
+			return ref.cmd(ctx, in, theirs)
 		}})
 	} else {
 		row.Ref = &toolResult{Status: "n/a", Err: ref.reason}
@@ -337,7 +349,7 @@ func benchInput(o *options, ref *reference, br *chrome, row *row, in string, log
 		kind *pageKind
 		name string
 	}{{row.Ours, oursPage, "ours"}, {row.Ref, refPage, "ref"}} {
-		if side.tr.Status != "ok" {
+		if side.tr.Status != "ok" || side.name == "ref" && ref.replay {
 			continue
 		}
 		quiet()
