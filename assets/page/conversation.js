@@ -28,6 +28,51 @@
     el.querySelectorAll(".tool[id]").forEach(function (card) {
       addLinkButton(card.firstElementChild, "Copy a link to this result");
     });
+    readable(el);
+  }
+  // readable names what a screen reader or a keyboard meets in an entry:
+  // the entry (an article named by its heading), its heading, the blocks
+  // that scroll sideways (reachable by Tab), task-list boxes and pictures;
+  // and makes a summary's text a fold below the card's title.
+  function readable(el) {
+    var head = el.firstElementChild, title = head && head.firstElementChild;
+    if (title && title.tagName === "B") {
+      title.setAttribute("role", "heading");
+      title.setAttribute("aria-level", "2");
+      var time = head.querySelector("time");
+      el.setAttribute("aria-label", title.textContent + (time && time.textContent ? ", " + time.textContent : ""));
+    }
+    el.querySelectorAll("pre, .diff-wrap, .md table").forEach(function (b) {
+      b.tabIndex = 0;
+      if (b.tagName !== "TABLE") {
+        b.setAttribute("role", "group");
+        b.setAttribute("aria-label", b.className.indexOf("command") >= 0 ? "Command" : b.className.indexOf("diff") >= 0 ? "Changes" : "Code");
+      }
+    });
+    el.querySelectorAll("input[type=checkbox]").forEach(function (c) {
+      c.setAttribute("aria-label", c.checked ? "done" : "not done");
+    });
+    var pics = el.querySelectorAll("img.image");
+    for (var i = 0; i < pics.length; i++) {
+      pics[i].alt = "Picture " + (pics.length > 1 ? i + 1 + " of " + pics.length + " " : "") + "in " + (title ? title.textContent : "this entry");
+    }
+    if (/\bk-(compaction|branch-summary)\b/.test(el.className)) foldSummary(el);
+  }
+  // foldSummary puts a compaction's or a branch summary's text in a fold
+  // (open) and ranks its headings below the card's title.
+  function foldSummary(el) {
+    var md = el.querySelector(":scope > .md");
+    if (!md) return;
+    md.querySelectorAll("h1, h2, h3, h4, h5, h6").forEach(function (h) {
+      h.setAttribute("aria-level", String(Math.min(6, +h.tagName.charAt(1) + 2)));
+    });
+    var fold = doc.createElement("details"), sum = doc.createElement("summary");
+    fold.className = "summary-fold";
+    fold.open = true;
+    sum.textContent = "Summary";
+    md.replaceWith(fold);
+    fold.appendChild(sum);
+    fold.appendChild(md);
   }
   function addLinkButton(head, label) {
     if (!head) return;
