@@ -193,6 +193,19 @@ func TestBrowserNoMatches(t *testing.T) {
 	if st := read(); st.Shown || st.Disabled {
 		t.Errorf("a search that finds entries: %+v", st)
 	}
+	// A row whose own line lacks the word shows where its entry has it.
+	for _, word := range []string{"func", "error", "test"} {
+		evalAsync[bool](tb, `searchFor(`+jsString(word)+`).then(() => new Promise((r) => setTimeout(r, 600))).then(() => true)`)
+		type ctx struct{ Without, Shown int }
+		c := eval[ctx](tb, `(() => {
+  const rows = [...document.querySelectorAll("#tree .row")].filter((r) => !r.title.toLowerCase().includes(`+jsString(word)+`));
+  return { Without: rows.length, Shown: rows.filter((r) => (r.querySelector(".row-ctx") || {textContent: ""}).textContent.includes(`+jsString(word)+`)).length };
+})()`)
+		if c.Shown != c.Without {
+			t.Errorf("searching %q: %d of %d rows whose line lacks it show where their entry has it", word, c.Shown, c.Without)
+		}
+	}
+	evalAsync[bool](tb, `searchFor("the").then(() => true)`)
 	// Enter in the search box goes from match to match.
 	eval[bool](tb, `(document.getElementById("tree-search").focus(), true)`)
 	seen := map[string]bool{}

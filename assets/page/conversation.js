@@ -42,19 +42,26 @@
       var time = head.querySelector("time");
       el.setAttribute("aria-label", title.textContent + (time && time.textContent ? ", " + time.textContent : ""));
     }
-    el.querySelectorAll("pre, .diff-wrap, .md table").forEach(function (b) {
-      b.tabIndex = 0;
-      if (b.tagName !== "TABLE") {
-        b.setAttribute("role", "group");
-        b.setAttribute("aria-label", b.className.indexOf("command") >= 0 ? "Command" : b.className.indexOf("diff") >= 0 ? "Changes" : "Code");
+    // One walk over the entry's elements of interest (a click builds a
+    // window of entries at once).
+    var found = el.querySelectorAll("pre, .diff-wrap, .md table, a[href], input[type=checkbox], img.image");
+    var pics = 0, pic = 0, i;
+    for (i = 0; i < found.length; i++) if (found[i].tagName === "IMG") pics++;
+    for (i = 0; i < found.length; i++) {
+      var b = found[i], tag = b.tagName;
+      if (tag === "A") { // a link with no text is named by its address
+        if (!b.textContent.trim() && !b.querySelector("img[alt]")) b.setAttribute("aria-label", b.getAttribute("href"));
+      } else if (tag === "INPUT") {
+        b.setAttribute("aria-label", b.checked ? "done" : "not done");
+      } else if (tag === "IMG") {
+        b.alt = "Picture " + (pics > 1 ? ++pic + " of " + pics + " " : "") + "in " + (title ? title.textContent : "this entry");
+      } else { // blocks that scroll sideways: reachable by Tab
+        b.tabIndex = 0;
+        if (tag !== "TABLE") {
+          b.setAttribute("role", "group");
+          b.setAttribute("aria-label", b.className.indexOf("command") >= 0 ? "Command" : b.className.indexOf("diff") >= 0 ? "Changes" : "Code");
+        }
       }
-    });
-    el.querySelectorAll("input[type=checkbox]").forEach(function (c) {
-      c.setAttribute("aria-label", c.checked ? "done" : "not done");
-    });
-    var pics = el.querySelectorAll("img.image");
-    for (var i = 0; i < pics.length; i++) {
-      pics[i].alt = "Picture " + (pics.length > 1 ? i + 1 + " of " + pics.length + " " : "") + "in " + (title ? title.textContent : "this entry");
     }
     if (/\bk-(compaction|branch-summary)\b/.test(el.className)) foldSummary(el);
   }

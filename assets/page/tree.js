@@ -214,6 +214,7 @@
     }
     drawn.forEach(function (el) { el.remove(); });
     drawn = keep;
+    contextsSoon();
     var active = state.focus >= 0 && keep.has(state.focus) ? "row-" + state.focus : "";
     if (active) treeEl.setAttribute("aria-activedescendant", active); else treeEl.removeAttribute("aria-activedescendant");
   }
@@ -309,6 +310,42 @@
       el._foc = foc;
       el.classList.toggle("focus", foc);
     }
+  }
+
+  // A search's context: a row whose own line lacks a term the search
+  // found shows where the entry has it, once the browser is idle after
+  // drawing (a keystroke's frame waits for none of it).
+  var contextQueued = false;
+  function contextsSoon() {
+    if (contextQueued || (!state.query.length && !drawnContext)) return;
+    contextQueued = true;
+    var run = function () { contextQueued = false; drawContexts(); };
+    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 300 }); else setTimeout(run, 30);
+  }
+  var drawnContext = false;
+  function drawContexts() {
+    var key = state.query.join(" ");
+    drawnContext = !!key;
+    drawn.forEach(function (el, pos) {
+      if (el._q === key) return;
+      el._q = key;
+      var text = key ? contextOf(pos) : "", span = el.querySelector(".row-ctx");
+      if (!span && text) {
+        span = doc.createElement("span");
+        span.className = "row-ctx";
+        el.appendChild(span);
+      }
+      if (span) span.textContent = text;
+    });
+  }
+  function contextOf(pos) {
+    var own = TXT[pos].toLowerCase(), missing = "";
+    for (var q = 0; q < state.query.length && !missing; q++) if (own.indexOf(state.query[q]) < 0) missing = state.query[q];
+    if (!missing) return "";
+    var h = hay(pos), at = h.indexOf(missing);
+    if (at < 0) return "";
+    var from = Math.max(0, at - 24);
+    return (from > 0 ? "…" : "") + h.slice(from, at + missing.length + 40).replace(/\s+/g, " ");
   }
 
   function scrollRowIntoView(pos) {
