@@ -317,7 +317,16 @@ func TestBrowserFoldBranches(t *testing.T) {
 	tb.Click("jumping to the active leaf", `document.getElementById("jump-leaf")`)
 	tb.settle()
 	leaf := s.Leaf.ID
-	if !eval[bool](tb, `(() => { const r = rowOf(`+jsString(leaf)+`), e = entryOf(`+jsString(leaf)+`); if (!r || !e) return false; const b = e.getBoundingClientRect(); return r.getAttribute("aria-selected") === "true" && b.top < innerHeight && b.bottom > 0; })()`) {
+	// Polled for 5 s: on a busy machine the scroll settles late.
+	if !evalAsync[bool](tb, `(async () => {
+  for (let i = 0; i < 50; i++, await new Promise((r) => setTimeout(r, 100))) {
+    const r = rowOf(`+jsString(leaf)+`), e = entryOf(`+jsString(leaf)+`);
+    if (!r || !e) continue;
+    const b = e.getBoundingClientRect();
+    if (r.getAttribute("aria-selected") === "true" && b.top < innerHeight && b.bottom > 0) return true;
+  }
+  return false;
+})()`) {
 		t.Errorf("Active leaf: the row of %s is not selected, or its entry not in view", leaf)
 	}
 	tb.Clean()

@@ -1,13 +1,18 @@
 /*
  * controls.js: the sidebar's controls ("Filters and search"). The filter
  * buttons; the search box (applySearch: the workers answer once they are
- * ready, the page until then); and the matches highlighted in the
- * conversation (highlightSoon, highlightSearch).
+ * ready, the page until then; Enter and Shift+Enter step through the
+ * matches: stepMatch, matchButtons); the active leaf and folding every
+ * branch; the sidebar's width (sideWidth: a separator, kept per session);
+ * and the matches highlighted in the conversation (highlightSoon,
+ * highlightSearch).
  *
- * Relies on: prologue.js (doc, searchEl); store.js (main);
- * conversation.js (state); filter.js (filterFlags, hits, hitsTerms,
- * hitsExact, newQuery); search.js (searchPartial, setQuickTerms);
- * workers.js (finder, ask); tree.js (renderTree).
+ * Relies on: prologue.js (doc, root, n, kids, searchEl, treeEl, sidebar);
+ * store.js (main); conversation.js (state, newestLeaf); navigation.js
+ * (navigate); filter.js (filterFlags, hits, hitsTerms, hitsExact,
+ * newQuery, matches, the row arrays, folded); search.js (searchPartial,
+ * setQuickTerms); workers.js (finder, ask); tree.js (renderTree);
+ * toolbar.js (on).
  */
   // ---- Filters and search -------------------------------------------
 

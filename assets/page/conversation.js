@@ -2,7 +2,8 @@
  * conversation.js: the conversation. First the state that every part
  * reads and writes (state: leaf, target, selected, focus, mode, query,
  * hideSilent; sessionLeaf; onPath; expandOutputs), the copy-link buttons
- * each entry is given (decorate), pathTo and newestLeaf. Then the window
+ * and the names each entry is given (decorate, readable, foldSummary),
+ * pathTo and newestLeaf. Then the window
  * of entries that have elements (shown[lo..hi), grown at its edges by an
  * IntersectionObserver: setView, spanEnd, spanStart, availEnd); the path
  * to the leaf (setPath, pathList, pathAt, samePrefix); showPath and

@@ -6,7 +6,7 @@
  *
  * Relies on: prologue.js (doc, T, domId, noticeEl); store.js (elements);
  * conversation.js (state, shown, lo, hi, showPath); tree.js
- * (renderTree).
+ * (renderTree, unfold).
  */
   function entryElement(pos) {
     return doc.getElementById("entry-" + domId(T.id[pos]));

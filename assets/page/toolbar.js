@@ -1,10 +1,11 @@
 /*
  * toolbar.js: the conversation's copy-link buttons (onConvClick,
  * copyText) and the toolbar: thinking, tool outputs (openOutputs,
- * toggleOutputs), silent turns, the drawer (toggleDrawer) and the theme;
+ * toggleOutputs), silent turns, the drawer (toggleDrawer: closed by its
+ * Close button, Escape or a tap outside, focus given back) and the theme;
  * on(id, f) binds a toolbar button.
  *
- * Relies on: prologue.js (doc, root, sidebar, treeEl, posOfElement);
+ * Relies on: prologue.js (doc, root, sidebar, treeEl, searchEl, posOfElement);
  * store.js (elements); conversation.js (state, expandOutputs);
  * navigation.js (linkTo, updateURL, markTarget); filter.js
  * (filterFlags); tree.js (renderTree).

@@ -3,14 +3,18 @@
  * with the reference exporter's indentation); the virtual list (spacer,
  * drawRows: only the rows in view are in the DOM, each made by makeRow,
  * its connectors drawn by prefixOf and its marks by styleRow);
- * renderTree and scrolling (scrollTo, scrollRowIntoView); and the tree's
- * events: scroll and resize, click, keys and focus (activate).
+ * renderTree and scrolling (scrollTo, scrollRowIntoView); each row's
+ * ARIA place (setPositions, placeRow) and a search's context in it
+ * (contextsSoon); folding branch points (fold, unfold); and the tree's
+ * events: scroll and resize, click, keys and focus (activate; Tab after a
+ * chosen row goes on in its entry).
  *
  * Relies on: prologue.js (doc, T, n, P, FL, TXT, KIND, LBL, kids, byId,
- * ROW_H, treeEl, statusEl, sidebar); conversation.js (state, onPath,
- * newestLeaf); navigation.js (navigate); filter.js (the row arrays and
- * R_* bits, hideF, needF, labeledOnly, hasLabel, matches); toolbar.js
- * (toggleDrawer).
+ * ROW_H, treeEl, statusEl, searchEl, emptyEl, sidebar); conversation.js
+ * (state, onPath, newestLeaf); navigation.js (navigate, entryElement);
+ * filter.js (the row arrays and R_* bits, folded, hideF, needF,
+ * labeledOnly, hasLabel, matches); search.js (hay); controls.js
+ * (matchButtons); toolbar.js (toggleDrawer).
  */
   // layout computes the visible rows with the reference's indentation:
   // rows re-parented to their nearest visible ancestor, the branch holding
@@ -117,7 +121,13 @@
       }
     }
     setPositions();
-    statusEl.textContent = rowCount + " / " + n + " entries"; // the rows shown: folded branches hide theirs
+    showCounts();
+  }
+  // showCounts writes the status line (the rows shown: folded branches hide
+  // theirs), says when a search found nothing, and enables the buttons
+  // that step through its matches.
+  function showCounts() {
+    statusEl.textContent = rowCount + " / " + n + " entries";
     var none = state.query.length && !vmatch ? "No entries match “" + searchEl.value.trim() + "”" + (state.mode === "all" ? "." : " in this filter: try All.") : "";
     if (emptyEl && emptyEl.textContent !== none) emptyEl.textContent = none;
     matchButtons(state.query.length > 0 && vmatch > 0);
