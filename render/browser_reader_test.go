@@ -314,6 +314,7 @@ func TestBrowserFoldBranches(t *testing.T) {
 	}
 	// The active leaf: its row drawn and selected, its entry in view.
 	eval[bool](tb, `(document.getElementById("tree").scrollTop = 0, scrollTo(0, 0), true)`)
+	tb.settle() // the scroll events
 	tb.Click("jumping to the active leaf", `document.getElementById("jump-leaf")`)
 	tb.settle()
 	leaf := s.Leaf.ID
@@ -327,7 +328,10 @@ func TestBrowserFoldBranches(t *testing.T) {
   }
   return false;
 })()`) {
-		t.Errorf("Active leaf: the row of %s is not selected, or its entry not in view", leaf)
+		t.Errorf("Active leaf: the row of %s is not selected, or its entry not in view: %s", leaf, eval[string](tb, `(() => {
+  const r = rowOf(`+jsString(leaf)+`), e = entryOf(`+jsString(leaf)+`);
+  return "row " + (r ? r.getAttribute("aria-selected") : "not drawn") + ", entry " + (e ? JSON.stringify(e.getBoundingClientRect()) : "not shown") + ", innerHeight " + innerHeight + ", selected " + ((document.querySelector('#tree .row[aria-selected="true"]') || {id: "none"}).id);
+})()`))
 	}
 	tb.Clean()
 }

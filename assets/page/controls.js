@@ -55,6 +55,7 @@
   on("match-prev", function () { stepMatch(-1); });
   on("match-next", function () { stepMatch(1); });
   on("jump-leaf", function () {
+    readView(); // the tree may have scrolled since its last scroll event
     navigate(state.leaf, state.leaf);
     treeEl.focus({ preventScroll: true });
   });
