@@ -5,7 +5,11 @@
   var doc = document;
   doc.documentElement.classList.add("js");
   var rows = Array.prototype.slice.call(doc.querySelectorAll("section.project tbody tr"));
-  var text = rows.map(function (tr) { return tr.textContent.toLowerCase(); });
+  // A row is found by any of its cells and by its project's path.
+  var text = rows.map(function (tr) {
+    var h = tr.closest("section.project").querySelector("h2");
+    return ((h ? h.textContent + " " : "") + Array.prototype.map.call(tr.cells, function (td) { return td.textContent + " " + (td.dataset.v || ""); }).join(" ")).toLowerCase();
+  });
   var search = doc.getElementById("search"), count = doc.getElementById("count");
 
   function filter() {
@@ -18,10 +22,30 @@
     doc.querySelectorAll("section.project").forEach(function (sec) {
       sec.hidden = !sec.querySelector("tbody tr:not([hidden])");
     });
-    count.textContent = words.length ? shown + " of " + rows.length + " sessions" : rows.length + " sessions";
+    count.textContent = words.length ? shown + " of " + rows.length + " sessions" : rows.length + (rows.length === 1 ? " session" : " sessions");
   }
   search.addEventListener("input", filter);
   filter();
+
+  // The tables' headings stick under the search bar, whatever its height.
+  var tools = doc.querySelector(".tools");
+  function toolsHeight() { doc.documentElement.style.setProperty("--tools-h", tools.offsetHeight + "px"); }
+  toolsHeight();
+  window.addEventListener("resize", toolsHeight);
+
+  // The compact view: a line a session; the choice is kept.
+  var compact = doc.getElementById("compact");
+  function setCompact(on) {
+    doc.body.classList.toggle("compact", on);
+    compact.setAttribute("aria-pressed", on ? "true" : "false");
+    toolsHeight();
+  }
+  try { setCompact(localStorage.getItem("canopy-index-compact") === "1"); } catch (e) { /* storage refused */ }
+  compact.addEventListener("click", function () {
+    var on = !doc.body.classList.contains("compact");
+    setCompact(on);
+    try { localStorage.setItem("canopy-index-compact", on ? "1" : "0"); } catch (e) { /* not kept: fine */ }
+  });
 
   // Sorting: a click on a column heading sorts every project's table by
   // that column; a second click reverses it.

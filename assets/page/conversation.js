@@ -2,7 +2,8 @@
  * conversation.js: the conversation. First the state that every part
  * reads and writes (state: leaf, target, selected, focus, mode, query,
  * hideSilent; sessionLeaf; onPath; expandOutputs), the copy-link buttons
- * each entry is given (decorate), pathTo and newestLeaf. Then the window
+ * and the names each entry is given (decorate, readable, foldSummary),
+ * pathTo and newestLeaf. Then the window
  * of entries that have elements (shown[lo..hi), grown at its edges by an
  * IntersectionObserver: setView, spanEnd, spanStart, availEnd); the path
  * to the leaf (setPath, pathList, pathAt, samePrefix); showPath and
@@ -28,6 +29,58 @@
     el.querySelectorAll(".tool[id]").forEach(function (card) {
       addLinkButton(card.firstElementChild, "Copy a link to this result");
     });
+    readable(el);
+  }
+  // readable names what a screen reader or a keyboard meets in an entry:
+  // the entry (an article named by its heading), its heading, the blocks
+  // that scroll sideways (reachable by Tab), task-list boxes and pictures;
+  // and makes a summary's text a fold below the card's title.
+  function readable(el) {
+    var head = el.firstElementChild, title = head && head.firstElementChild;
+    if (title && title.tagName === "B") {
+      title.setAttribute("role", "heading");
+      title.setAttribute("aria-level", "2");
+      var time = head.querySelector("time");
+      el.setAttribute("aria-label", title.textContent + (time && time.textContent ? ", " + time.textContent : ""));
+    }
+    // One walk over the entry's elements of interest (a click builds a
+    // window of entries at once).
+    var found = el.querySelectorAll("pre, .diff-wrap, .md table, a[href], input[type=checkbox], img.image");
+    var pics = 0, pic = 0, i;
+    for (i = 0; i < found.length; i++) if (found[i].tagName === "IMG") pics++;
+    for (i = 0; i < found.length; i++) {
+      var b = found[i], tag = b.tagName;
+      if (tag === "A") { // a link with no text is named by its address
+        if (!b.textContent.trim() && !b.querySelector("img[alt]")) b.setAttribute("aria-label", b.getAttribute("href"));
+      } else if (tag === "INPUT") {
+        b.setAttribute("aria-label", b.checked ? "done" : "not done");
+      } else if (tag === "IMG") {
+        b.alt = "Picture " + (pics > 1 ? ++pic + " of " + pics + " " : "") + "in " + (title ? title.textContent : "this entry");
+      } else { // blocks that scroll sideways: reachable by Tab
+        b.tabIndex = 0;
+        if (tag !== "TABLE") {
+          b.setAttribute("role", "group");
+          b.setAttribute("aria-label", b.className.indexOf("command") >= 0 ? "Command" : b.className.indexOf("diff") >= 0 ? "Changes" : "Code");
+        }
+      }
+    }
+    if (/\bk-(compaction|branch-summary)\b/.test(el.className)) foldSummary(el);
+  }
+  // foldSummary puts a compaction's or a branch summary's text in a fold
+  // (open) and ranks its headings below the card's title.
+  function foldSummary(el) {
+    var md = el.querySelector(":scope > .md");
+    if (!md) return;
+    md.querySelectorAll("h1, h2, h3, h4, h5, h6").forEach(function (h) {
+      h.setAttribute("aria-level", String(Math.min(6, +h.tagName.charAt(1) + 2)));
+    });
+    var fold = doc.createElement("details"), sum = doc.createElement("summary");
+    fold.className = "summary-fold";
+    fold.open = true;
+    sum.textContent = "Summary";
+    md.replaceWith(fold);
+    fold.appendChild(sum);
+    fold.appendChild(md);
   }
   function addLinkButton(head, label) {
     if (!head) return;

@@ -19,7 +19,13 @@
   // gutter chain of each row.
   var rowCount = 0, rowPos = new Int32Array(n), rDi = new Int32Array(n), rLevel = new Int32Array(n);
   var rBits = new Uint8Array(n), rGut = new Array(n);
-  var R_CONN = 1, R_LAST = 2, R_VROOT = 4;
+  var R_CONN = 1, R_LAST = 2, R_VROOT = 4, R_PARENT = 8, R_FOLDED = 16;
+  // Each row's place among the rows of its level under one parent (for
+  // aria-posinset and aria-setsize: the DOM holds only the rows in view):
+  // rPosIn, and rSet, its set, whose size is setSize[rSet[r]].
+  var rPosIn = new Int32Array(n), rSet = new Int32Array(n), setSize = new Int32Array(n + 1);
+  // folded: the branch points whose branches the reader collapsed.
+  var folded = new Uint8Array(n);
   var rowIndex = new Int32Array(n).fill(-1);
   var haystack = null; // lower-cased search text by position, built on first search
 

@@ -6,7 +6,7 @@
  *
  * Relies on: prologue.js (doc, T, domId, noticeEl); store.js (elements);
  * conversation.js (state, shown, lo, hi, showPath); tree.js
- * (renderTree).
+ * (renderTree, unfold).
  */
   function entryElement(pos) {
     return doc.getElementById("entry-" + domId(T.id[pos]));
@@ -78,9 +78,19 @@
     return u.toString();
   }
 
+  // notice shows text in the notice line (sticky: in view wherever the
+  // page scrolls), with a button that dismisses it.
   function notice(text) {
-    noticeEl.textContent = text;
+    noticeEl.textContent = "";
     noticeEl.hidden = !text;
+    if (!text) return;
+    var span = doc.createElement("span"), b = doc.createElement("button");
+    span.textContent = text;
+    b.type = "button";
+    b.textContent = "Dismiss";
+    b.addEventListener("click", function () { notice(""); });
+    noticeEl.appendChild(span);
+    noticeEl.appendChild(b);
   }
 
   // navigate shows the path to leaf, selects target's row and scrolls to
@@ -90,6 +100,7 @@
     state.target = target;
     state.selected = target;
     state.focus = target;
+    unfold(target);
     renderTree(target);
     updateURL();
   }

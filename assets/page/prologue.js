@@ -50,4 +50,5 @@
   var searchEl = doc.getElementById("tree-search");
   var noticeEl = doc.getElementById("notice");
   var sidebar = doc.getElementById("sidebar");
+  var emptyEl = doc.getElementById("tree-empty");
 

@@ -1,10 +1,11 @@
 /*
  * toolbar.js: the conversation's copy-link buttons (onConvClick,
  * copyText) and the toolbar: thinking, tool outputs (openOutputs,
- * toggleOutputs), silent turns, the drawer (toggleDrawer) and the theme;
+ * toggleOutputs), silent turns, the drawer (toggleDrawer: closed by its
+ * Close button, Escape or a tap outside, focus given back) and the theme;
  * on(id, f) binds a toolbar button.
  *
- * Relies on: prologue.js (doc, root, sidebar, treeEl, posOfElement);
+ * Relies on: prologue.js (doc, root, sidebar, treeEl, searchEl, posOfElement);
  * store.js (elements); conversation.js (state, expandOutputs);
  * navigation.js (linkTo, updateURL, markTarget); filter.js
  * (filterFlags); tree.js (renderTree).
@@ -68,17 +69,37 @@
     elements.forEach(openOutputs);
     pressed("toggle-tools", expandOutputs);
   }
-  function toggleDrawer(open) {
+  // The drawer (the tree on a narrow screen) opens from the Tree button and
+  // closes from its Close button, Escape, or a tap outside it; focus goes
+  // to the tree, and back to the Tree button (or to back, when given: the
+  // entry a row chose).
+  var menuButton = doc.getElementById("menu-button");
+  function toggleDrawer(open, back) {
+    var was = sidebar.classList.contains("open");
     sidebar.classList.toggle("open", open);
-    var b = doc.getElementById("menu-button");
-    if (b) b.setAttribute("aria-expanded", open ? "true" : "false");
+    doc.body.classList.toggle("drawer-open", open);
+    if (menuButton) menuButton.setAttribute("aria-expanded", open ? "true" : "false");
     if (open) treeEl.focus();
+    else if (was && (back || menuButton)) (back || menuButton).focus();
   }
+  // Escape in the drawer closes it (in the search box, once it is empty).
+  sidebar.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Escape" || !sidebar.classList.contains("open") || (ev.target === searchEl && searchEl.value)) return;
+    ev.preventDefault();
+    toggleDrawer(false);
+  }, true);
+  doc.addEventListener("click", function (ev) {
+    if (!sidebar.classList.contains("open") || sidebar.contains(ev.target) || (menuButton && menuButton.contains(ev.target))) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    toggleDrawer(false);
+  }, true);
   function on(id, f) { var b = doc.getElementById(id); if (b) b.addEventListener("click", f); }
   on("toggle-thinking", toggleThinking);
   on("toggle-tools", toggleOutputs);
   on("toggle-silent", toggleSilent);
   on("menu-button", function () { toggleDrawer(!sidebar.classList.contains("open")); });
+  on("drawer-close", function () { toggleDrawer(false); });
 
   // Theme: the system's, unless the reader chose; the choice is kept.
   function storedTheme() { try { return localStorage.getItem("canopy-theme"); } catch (e) { return null; } }

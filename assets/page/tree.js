@@ -3,14 +3,18 @@
  * with the reference exporter's indentation); the virtual list (spacer,
  * drawRows: only the rows in view are in the DOM, each made by makeRow,
  * its connectors drawn by prefixOf and its marks by styleRow);
- * renderTree and scrolling (scrollTo, scrollRowIntoView); and the tree's
- * events: scroll and resize, click, keys and focus (activate).
+ * renderTree and scrolling (scrollTo, scrollRowIntoView); each row's
+ * ARIA place (setPositions, placeRow) and a search's context in it
+ * (contextsSoon); folding branch points (fold, unfold); and the tree's
+ * events: scroll and resize, click, keys and focus (activate; Tab after a
+ * chosen row goes on in its entry).
  *
  * Relies on: prologue.js (doc, T, n, P, FL, TXT, KIND, LBL, kids, byId,
- * ROW_H, treeEl, statusEl, sidebar); conversation.js (state, onPath,
- * newestLeaf); navigation.js (navigate); filter.js (the row arrays and
- * R_* bits, hideF, needF, labeledOnly, hasLabel, matches); toolbar.js
- * (toggleDrawer).
+ * ROW_H, treeEl, statusEl, searchEl, emptyEl, sidebar); conversation.js
+ * (state, onPath, newestLeaf); navigation.js (navigate, entryElement);
+ * filter.js (the row arrays and R_* bits, folded, hideF, needF,
+ * labeledOnly, hasLabel, matches); search.js (hay); controls.js
+ * (matchButtons); toolbar.js (toggleDrawer).
  */
   // layout computes the visible rows with the reference's indentation:
   // rows re-parented to their nearest visible ancestor, the branch holding
@@ -22,7 +26,7 @@
   // depends on the filter, the search and the leaf, which shows always. A
   // click changes only the leaf: without a search, the pass is kept (its
   // filter in vKey, its leaf in vLeaf) while both leaves would show anyway.
-  var vKey = "", vLeaf = -1, vroots = [], vcount = 0;
+  var vKey = "", vLeaf = -1, vroots = [], vcount = 0, vmatch = 0;
   // shows is the pass's test without the leaf and the search (the pass
   // keeps it inline, in its loop over every entry): the two must agree.
   function shows(pos) {
@@ -39,11 +43,14 @@
       vlast.fill(-1);
       vroots = [];
       vcount = 0;
+      vmatch = 0;
       for (pos = 0; pos < n; pos++) { // tree order: parents come first
         p = P[pos];
         par = p >= 0 ? va[p] : -1;
         f = FL[pos];
-        if (pos === leaf || (!(f & hide) && (f & need) === need && (!lab || hasLabel[pos]) && (!query || matches(pos)))) {
+        var ok = !(f & hide) && (f & need) === need && (!lab || hasLabel[pos]);
+        if (ok && query && (ok = matches(pos))) vmatch++;
+        if (pos === leaf || ok) {
           va[pos] = pos;
           vcount++;
           if (par >= 0) {
@@ -98,6 +105,8 @@
         var first = vfirst[pos];
         if (first < 0) break;
         var branch = vnext[first] >= 0;
+        if (branch) rBits[r] |= folded[pos] ? R_PARENT | R_FOLDED : R_PARENT;
+        if (branch && folded[pos]) break;
         var indent = (branch || ((bits & S_JB) && ind > 0)) ? ind + 1 : ind;
         var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
         if (!branch) {
@@ -111,7 +120,33 @@
         break;
       }
     }
-    statusEl.textContent = vcount + " / " + n + " entries";
+    setPositions();
+    showCounts();
+  }
+  // showCounts writes the status line (the rows shown: folded branches hide
+  // theirs), says when a search found nothing, and enables the buttons
+  // that step through its matches.
+  function showCounts() {
+    statusEl.textContent = rowCount + " / " + n + " entries";
+    var none = state.query.length && !vmatch ? "No entries match “" + searchEl.value.trim() + "”" + (state.mode === "all" ? "." : " in this filter: try All.") : "";
+    if (emptyEl && emptyEl.textContent !== none) emptyEl.textContent = none;
+    matchButtons(state.query.length > 0 && vmatch > 0);
+  }
+  // setPositions numbers each row among the rows of its level under the
+  // same parent row: levels grow by one below a branch point, so a row at
+  // level L starts the count of level L + 1 anew.
+  var lvCount = new Int32Array(n + 2), lvSet = new Int32Array(n + 2);
+  function setPositions() {
+    var sets = 0;
+    lvCount[1] = 0;
+    for (var r = 0; r < rowCount; r++) {
+      var L = rLevel[r];
+      if (lvCount[L] === 0) { lvSet[L] = sets; setSize[sets++] = 0; }
+      rPosIn[r] = ++lvCount[L];
+      rSet[r] = lvSet[L];
+      setSize[lvSet[L]]++;
+      lvCount[L + 1] = 0;
+    }
   }
 
   // The virtual list: a spacer as tall as every row, and the rows in view.
@@ -175,9 +210,9 @@
       if (el) {
         drawn.delete(pos);
         if (relaid) {
-          var pre = prefixOf(r), lv = String(rLevel[r]);
+          var pre = prefixOf(r);
           if (el.firstChild.textContent !== pre) el.firstChild.textContent = pre;
-          if (el.getAttribute("aria-level") !== lv) el.setAttribute("aria-level", lv);
+          placeRow(el, r);
         }
       } else el = makeRow(r);
       if (el._r !== r) {
@@ -189,6 +224,7 @@
     }
     drawn.forEach(function (el) { el.remove(); });
     drawn = keep;
+    contextsSoon();
     var active = state.focus >= 0 && keep.has(state.focus) ? "row-" + state.focus : "";
     if (active) treeEl.setAttribute("aria-activedescendant", active); else treeEl.removeAttribute("aria-activedescendant");
   }
@@ -218,18 +254,25 @@
     el.id = "row-" + pos;
     el.setAttribute("role", "treeitem");
     el.setAttribute("data-entry-id", T.id[pos]);
-    el.setAttribute("aria-level", String(rLevel[r]));
     el.style.position = "absolute";
     el.style.left = "0";
     el.style.right = "0";
     el.style.height = ROW_H + "px";
+    // The connectors and the marks are drawn, not read: a screen reader
+    // has the row's level, place and state from its ARIA attributes.
     var pre = doc.createElement("span");
     pre.className = "prefix";
+    pre.setAttribute("aria-hidden", "true");
     pre.textContent = prefixOf(r);
     var mark = doc.createElement("span");
     mark.className = "marker";
+    mark.setAttribute("aria-hidden", "true");
+    var twisty = doc.createElement("span");
+    twisty.className = "twisty";
+    twisty.setAttribute("aria-hidden", "true");
     el.appendChild(pre);
     el.appendChild(mark);
+    el.appendChild(twisty);
     if (LBL[pos] !== undefined) {
       var lab = doc.createElement("span");
       lab.className = "row-label";
@@ -241,8 +284,23 @@
     txt.textContent = TXT[pos];
     el.appendChild(txt);
     el.title = TXT[pos];
+    placeRow(el, r);
     spacer.appendChild(el);
     return el;
+  }
+  // placeRow writes the row's level, place among its siblings and, for a
+  // branch point, whether its branches show (what changed only).
+  function placeRow(el, r) {
+    var lv = String(rLevel[r]), pi = String(rPosIn[r]), sz = String(setSize[rSet[r]]);
+    var ex = rBits[r] & R_PARENT ? (rBits[r] & R_FOLDED ? "false" : "true") : "";
+    if (el._lv !== lv) { el._lv = lv; el.setAttribute("aria-level", lv); }
+    if (el._pi !== pi) { el._pi = pi; el.setAttribute("aria-posinset", pi); }
+    if (el._sz !== sz) { el._sz = sz; el.setAttribute("aria-setsize", sz); }
+    if (el._ex !== ex) {
+      el._ex = ex;
+      if (ex) el.setAttribute("aria-expanded", ex); else el.removeAttribute("aria-expanded");
+      el.childNodes[2].textContent = ex ? (ex === "true" ? "▾" : "▸") : "";
+    }
   }
 
   // styleRow marks a row on the path, selected or focused; what a row
@@ -264,6 +322,42 @@
     }
   }
 
+  // A search's context: a row whose own line lacks a term the search
+  // found shows where the entry has it, once the browser is idle after
+  // drawing (a keystroke's frame waits for none of it).
+  var contextQueued = false;
+  function contextsSoon() {
+    if (contextQueued || (!state.query.length && !drawnContext)) return;
+    contextQueued = true;
+    var run = function () { contextQueued = false; drawContexts(); };
+    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 300 }); else setTimeout(run, 30);
+  }
+  var drawnContext = false;
+  function drawContexts() {
+    var key = state.query.join(" ");
+    drawnContext = !!key;
+    drawn.forEach(function (el, pos) {
+      if (el._q === key) return;
+      el._q = key;
+      var text = key ? contextOf(pos) : "", span = el.querySelector(".row-ctx");
+      if (!span && text) {
+        span = doc.createElement("span");
+        span.className = "row-ctx";
+        el.appendChild(span);
+      }
+      if (span) span.textContent = text;
+    });
+  }
+  function contextOf(pos) {
+    var own = TXT[pos].toLowerCase(), missing = "";
+    for (var q = 0; q < state.query.length && !missing; q++) if (own.indexOf(state.query[q]) < 0) missing = state.query[q];
+    if (!missing) return "";
+    var h = hay(pos), at = h.indexOf(missing);
+    if (at < 0) return "";
+    var from = Math.max(0, at - 24);
+    return (from > 0 ? "…" : "") + h.slice(from, at + missing.length + 40).replace(/\s+/g, " ");
+  }
+
   function scrollRowIntoView(pos) {
     scrollTo(pos);
     drawRows();
@@ -277,12 +371,33 @@
   function activate(pos) {
     if (pos < 0) return;
     navigate(newestLeaf(pos), pos);
-    if (sidebar.classList.contains("open") && matchMedia("(max-width: 900px)").matches) toggleDrawer(false);
+    // On a narrow screen the drawer closes, and focus goes to the entry.
+    if (sidebar.classList.contains("open") && matchMedia("(max-width: 900px)").matches) toggleDrawer(false, focusable(entryElement(pos)));
+  }
+  // focusable makes an entry's element focusable by script (not by Tab).
+  function focusable(el) {
+    if (el && !el.hasAttribute("tabindex")) el.tabIndex = -1;
+    return el;
+  }
+  // fold collapses (or expands) the branches below a branch point.
+  function fold(pos, on) {
+    folded[pos] = on ? 1 : 0;
+    renderTree(pos);
+  }
+  // unfold expands the branch points above pos, so that its row shows.
+  function unfold(pos) {
+    for (var p = P[pos]; p >= 0; p = P[p]) folded[p] = 0;
   }
 
   treeEl.addEventListener("click", function (ev) {
     var row = ev.target.closest(".row");
     if (!row) return;
+    if (ev.target.classList.contains("twisty") && ev.target.textContent) {
+      var at = byId.get(row.getAttribute("data-entry-id"));
+      state.focus = at;
+      fold(at, !folded[at]);
+      return;
+    }
     var sel = window.getSelection && window.getSelection();
     if (sel && !sel.isCollapsed && row.contains(sel.anchorNode)) return;
     activate(byId.get(row.getAttribute("data-entry-id")));
@@ -299,15 +414,25 @@
       case "End": next = rowCount - 1; break;
       case "PageDown": next = Math.min(rowCount - 1, r + 20); break;
       case "PageUp": next = Math.max(0, r - 20); break;
-      case "ArrowLeft": // to the nearest shown ancestor
+      case "ArrowLeft": // collapse a branch point, else to the nearest shown ancestor
+        if (r >= 0 && (rBits[r] & (R_PARENT | R_FOLDED)) === R_PARENT) { ev.preventDefault(); fold(rowPos[r], true); return; }
         if (r >= 0) { for (var a = P[rowPos[r]]; a >= 0; a = P[a]) if (rowIndex[a] >= 0) { next = rowIndex[a]; break; } }
         break;
-      case "ArrowRight":
+      case "ArrowRight": // expand a collapsed branch point, else to the next row below
+        if (r >= 0 && rBits[r] & R_FOLDED) { ev.preventDefault(); fold(rowPos[r], false); return; }
         if (r >= 0 && r + 1 < rowCount && kids[rowPos[r]]) next = r + 1;
         break;
       case "Enter": case " ":
         if (r >= 0) activate(rowPos[r]);
         ev.preventDefault();
+        return;
+      case "Tab": // after a row was chosen, Tab goes on in its entry
+        var chosen = !ev.shiftKey && state.target >= 0 ? focusable(entryElement(state.target)) : null;
+        if (chosen && chosen.isConnected) {
+          ev.preventDefault();
+          chosen.focus({ preventScroll: true });
+          chosen.scrollIntoView({ block: "nearest" });
+        }
         return;
       default: return;
     }
