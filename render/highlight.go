@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"html/template"
 	"path"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/alecthomas/chroma/v2"
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 )
 
@@ -20,10 +18,6 @@ import (
 // token types both draw as plain text, is computed by internal/chromastyle
 // and kept in chroma_gen.go (go test ./render -run TestChromaStyles -update
 // rewrites it; the test fails when it is stale).
-
-// classesOnly is the style handed to the formatter: with classes it only
-// caches the style's CSS, which the page does not use.
-var classesOnly = chroma.MustNewStyle("canopy", chroma.StyleEntries{})
 
 func plainSet() map[chroma.TokenType]bool {
 	m := make(map[chroma.TokenType]bool, len(chromaPlainTypes))
@@ -37,7 +31,6 @@ func plainSet() map[chroma.TokenType]bool {
 // lookups by file name are cached: chroma matches names against every
 // lexer's globs, which is slow next to the highlighting itself.
 type highlighter struct {
-	formatter *chromahtml.Formatter
 	plain     map[chroma.TokenType]bool // types both themes draw as plain text
 	mu        sync.Mutex
 	byName    map[string]chroma.Lexer // key: lower-cased extension or language
@@ -61,10 +54,9 @@ type highlightKey struct {
 
 func newHighlighter() *highlighter {
 	return &highlighter{
-		formatter: chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true)),
-		byName:    map[string]chroma.Lexer{},
-		maxDone:   maxDoneBytes,
-		plain:     plainSet(),
+		byName:  map[string]chroma.Lexer{},
+		maxDone: maxDoneBytes,
+		plain:   plainSet(),
 	}
 }
 
@@ -198,31 +190,15 @@ func (h *highlighter) highlight(l chroma.Lexer, src string) template.HTML {
 	return out
 }
 
+// tokenise highlights src with l, the types both themes draw as plain
+// text written without a span (hlwriter.go).
 func (h *highlighter) tokenise(l chroma.Lexer, src string) template.HTML {
 	it, err := l.Tokenise(nil, src)
 	if err != nil {
 		return template.HTML(textEscape(src))
 	}
-	it = h.plainer(it)
-	var buf bytes.Buffer
-	if err := h.formatter.Format(&buf, classesOnly, it); err != nil {
-		return template.HTML(textEscape(src))
-	}
-	// The formatter writes only spans with a class around escaped text:
-	// the quotes it escapes are in text, where they need no reference.
-	return template.HTML(unquoter.Replace(buf.String()))
-}
-
-var unquoter = strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&quot;", `"`)
-
-// plainer turns the tokens that would be drawn as plain text anyway into
-// plain text, so that the formatter writes them without a span.
-func (h *highlighter) plainer(it chroma.Iterator) chroma.Iterator {
-	return func() chroma.Token {
-		t := it()
-		if h.plain[t.Type] {
-			t.Type = chroma.Text
-		}
-		return t
-	}
+	var b strings.Builder
+	b.Grow(2 * len(src))
+	writeTokens(&b, it, h.plain)
+	return template.HTML(b.String())
 }

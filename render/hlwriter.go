@@ -1,0 +1,100 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+)
+
+// writeTokens writes tokens as HTML, byte for byte what chroma's HTML
+// formatter writes with classes and no surrounding <pre>, with the types
+// in plain written as text and the quotes left as they are (the formatter
+// escapes them, but in text they need no reference): each token in a
+// span of its class, split at line ends into one span per line, plain
+// text without a span, and < > & escaped. FuzzTokenWriter holds it to the
+// formatter.
+//
+// It exists because the formatter goes through fmt and a []Token copy of
+// the whole text, split into lines, allocating per token; this writes
+// into one builder sized from the text.
+func writeTokens(b *strings.Builder, it chroma.Iterator, plain map[chroma.TokenType]bool) {
+	// The formatter drops a last line made of one empty token; an empty
+	// token is therefore held back until the next one shows it is not that.
+	var held *chroma.Token
+	afterNewline := true // the previous token ended a line (or there was none)
+	for t := it(); t != chroma.EOF; t = it() {
+		if held != nil {
+			writeToken(b, *held, plain)
+			held, afterNewline = nil, false
+		}
+		if t.Value == "" && afterNewline {
+			held = &t
+			continue
+		}
+		writeToken(b, t, plain)
+		afterNewline = strings.HasSuffix(t.Value, "\n")
+	}
+}
+
+// writeToken writes one token: in spans of its class, one per line, or
+// escaped text when it has no class.
+func writeToken(b *strings.Builder, t chroma.Token, plain map[chroma.TokenType]bool) {
+	cls := ""
+	if !plain[t.Type] {
+		cls = tokenClass(t.Type)
+	}
+	if cls == "" {
+		htmlEscapeCode(b, t.Value)
+		return
+	}
+	v := t.Value
+	for {
+		line := v
+		if i := strings.IndexByte(v, '\n'); i >= 0 {
+			line = v[:i+1]
+		}
+		b.WriteString(`<span class="`)
+		b.WriteString(cls)
+		b.WriteString(`">`)
+		htmlEscapeCode(b, line)
+		b.WriteString(`</span>`)
+		v = v[len(line):]
+		if v == "" {
+			return
+		}
+	}
+}
+
+// tokenClass is the CSS class chroma's formatter gives a token type: its
+// own, else its nearest ancestor's ("" for none), as Formatter.class.
+func tokenClass(t chroma.TokenType) string {
+	for t != 0 {
+		if cls, ok := chroma.StandardTypes[t]; ok {
+			return cls
+		}
+		t = t.Parent()
+	}
+	return chroma.StandardTypes[t]
+}
+
+// htmlEscapeCode escapes what html.EscapeString does, less the quotes,
+// which in text need no reference.
+func htmlEscapeCode(b *strings.Builder, s string) {
+	for {
+		i := strings.IndexAny(s, "<>&")
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		switch s[i] {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteString("&amp;")
+		}
+		s = s[i+1:]
+	}
+}
