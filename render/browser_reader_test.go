@@ -32,6 +32,8 @@ func (tb *tab) active() string {
 
 type drawerState struct {
 	Open, Expanded, FocusInside, ButtonReachable bool
+	// Inert: the page behind the drawer (the content and the skip link).
+	Inert bool
 }
 
 func (tb *tab) drawer() drawerState {
@@ -45,6 +47,7 @@ func (tb *tab) drawer() drawerState {
     Expanded: b.getAttribute("aria-expanded") === "true",
     FocusInside: s.contains(document.activeElement),
     ButtonReachable: r.top >= 0 && r.bottom <= innerHeight && (hit === b || b.contains(hit)),
+    Inert: document.getElementById("content").inert && document.querySelector(".skip-link").inert,
   };
 })()`)
 }
@@ -64,18 +67,35 @@ func TestBrowserPhoneDrawer(t *testing.T) {
 		{"a tap outside", func() { tb.Do("tapping outside the drawer", chromedp.MouseClickXY(380, 300)) }},
 		{"the Close button", func() { tb.Click("clicking Close", `document.getElementById("drawer-close")`) }},
 	}
+	// With the drawer open, Tab and Shift+Tab go round the drawer, never
+	// to the page behind it.
+	tb.Click("opening the drawer", `document.getElementById("menu-button")`)
+	for i := range 10 { // seven Tabs (round the drawer), then three Shift+Tabs
+		opts := []chromedp.KeyOption{}
+		if i >= 7 {
+			opts = append(opts, chromedp.KeyModifiers(chromedp.ModifierShift))
+		}
+		tb.key("pressing Tab in the open drawer", kb.Tab, opts...)
+		if eval[bool](tb, `document.getElementById("content").contains(document.activeElement) || document.activeElement === document.querySelector(".skip-link")`) {
+			t.Fatalf("Tab %d in the open drawer went to %q, behind the drawer", i+1, tb.active())
+		}
+	}
+	tb.Click("closing the drawer", `document.getElementById("drawer-close")`)
 	for _, c := range closes {
 		if st := tb.drawer(); !st.ButtonReachable {
 			t.Fatalf("before opening the drawer for %s: the Tree button is out of view or covered", c.name)
 		}
+		if st := tb.drawer(); st.Inert {
+			t.Fatalf("before opening the drawer for %s: the page is inert", c.name)
+		}
 		tb.Click("opening the drawer", `document.getElementById("menu-button")`)
-		if st := tb.drawer(); !st.Open || !st.Expanded || !st.FocusInside {
-			t.Fatalf("the drawer did not open with focus in it: %+v", st)
+		if st := tb.drawer(); !st.Open || !st.Expanded || !st.FocusInside || !st.Inert {
+			t.Fatalf("the drawer did not open with focus in it and the page behind it inert: %+v", st)
 		}
 		c.act()
 		st := tb.drawer()
-		if st.Open || st.Expanded {
-			t.Errorf("%s did not close the drawer: %+v", c.name, st)
+		if st.Open || st.Expanded || st.Inert {
+			t.Errorf("%s did not close the drawer, or left the page inert: %+v", c.name, st)
 		}
 		if a := tb.active(); a != "menu-button" {
 			t.Errorf("after %s focus is on %q, not back on the Tree button", c.name, a)

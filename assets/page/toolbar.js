@@ -73,15 +73,25 @@
   // closes from its Close button, Escape, or a tap outside it; focus goes
   // to the tree, and back to the Tree button (or to back, when given: the
   // entry a row chose).
+  // While it is open, the page behind it (the content and the skip link)
+  // is inert: Tab and a screen reader's cursor stay in the drawer; a tap
+  // there goes through to the page, which closes the drawer.
   var menuButton = doc.getElementById("menu-button");
+  var behind = [doc.getElementById("content"), doc.querySelector(".skip-link")].filter(Boolean);
   function toggleDrawer(open, back) {
     var was = sidebar.classList.contains("open");
     sidebar.classList.toggle("open", open);
     doc.body.classList.toggle("drawer-open", open);
+    behind.forEach(function (el) { el.inert = !!open; });
     if (menuButton) menuButton.setAttribute("aria-expanded", open ? "true" : "false");
     if (open) treeEl.focus();
     else if (was && (back || menuButton)) (back || menuButton).focus();
   }
+  // A screen grown wide enough shows the sidebar beside the page: a drawer
+  // left open closes, so that the page is not left inert.
+  var wideScreen = matchMedia("(min-width: 901px)");
+  function onWide() { if (wideScreen.matches && sidebar.classList.contains("open")) toggleDrawer(false); }
+  if (wideScreen.addEventListener) wideScreen.addEventListener("change", onWide); else if (wideScreen.addListener) wideScreen.addListener(onWide);
   // Escape in the drawer closes it (in the search box, once it is empty).
   sidebar.addEventListener("keydown", function (ev) {
     if (ev.key !== "Escape" || !sidebar.classList.contains("open") || (ev.target === searchEl && searchEl.value)) return;

@@ -1,6 +1,7 @@
 /*
  * tree.js: the sidebar tree. layout (which entries show, and their rows
- * with the reference exporter's indentation); the virtual list (spacer,
+ * with the reference exporter's indentation, capped by the tree's width:
+ * fitCap); the virtual list (spacer,
  * drawRows: only the rows in view are in the DOM, each made by makeRow,
  * its connectors drawn by prefixOf and its marks by styleRow);
  * renderTree and scrolling (scrollTo, scrollRowIntoView); each row's
@@ -164,9 +165,12 @@
   // Rows drawn beyond each edge of the view: enough for a wheel step, few
   // enough that redrawing after a filter or a click stays cheap.
   var OVERSCAN = 8;
+  // readView reports whether the tree's width changed how many slots of
+  // connectors a row shows (the rows drawn need drawing again).
   function readView() {
     viewTop = treeEl.scrollTop;
     viewH = treeEl.clientHeight;
+    return fitCap(treeEl.clientWidth);
   }
 
   // renderTree lays the tree out again and draws it, scrolled to show the
@@ -231,20 +235,40 @@
 
   // prefixOf draws a row's connectors: a gutter "│" for every ancestor
   // branch that goes on below, and "├─"/"└─" where the row branches off.
-  // A row shows at most MAX_PREFIX levels of connectors (72 characters, wider
-  // than the 400 px sidebar): deeper ones
-  // would be drawn beyond the row's right edge anyway, and shaping
-  // thousands of characters per row made scrolling a deep tree slow.
-  var MAX_PREFIX = 24;
+  // A row shows at most `cap` slots of them (see fitCap): past that depth
+  // a badge with the row's level (placeRow) takes the outer slots' place
+  // and only the innermost slots are drawn, so that however deep a branch
+  // nests, the row keeps most of the sidebar for its text (and shaping
+  // thousands of connectors per row does not make scrolling slow).
   function prefixOf(r) {
-    var di = Math.min(rDi[r], MAX_PREFIX), slot = new Array(di), prefix = "", bits = rBits[r];
-    for (var g = rGut[r]; g; g = g.up) if (g.position < di && slot[g.position] === undefined) slot[g.position] = g;
-    for (var lv = 0; lv < di; lv++) {
-      if (slot[lv]) prefix += slot[lv].show ? "│  " : "   ";
-      else if ((bits & R_CONN) && !(bits & R_VROOT) && lv === rDi[r] - 1) prefix += (bits & R_LAST) ? "└─ " : "├─ ";
+    var d = rDi[r], from = d > cap ? d - cap + 1 : 0, slot = new Array(d - from), prefix = "", bits = rBits[r];
+    for (var g = rGut[r]; g; g = g.up) if (g.position >= from && g.position < d && slot[g.position - from] === undefined) slot[g.position - from] = g;
+    for (var lv = from; lv < d; lv++) {
+      var s = slot[lv - from];
+      if (s) prefix += s.show ? "│  " : "   ";
+      else if ((bits & R_CONN) && !(bits & R_VROOT) && lv === d - 1) prefix += (bits & R_LAST) ? "└─ " : "├─ ";
       else prefix += "   ";
     }
     return prefix;
+  }
+  // cap is how many slots of connectors a row shows: as many as fit in
+  // two fifths of the tree's width (less the row's padding), two at least;
+  // a wider sidebar shows more. slotW is a slot's width, measured once.
+  var cap = 6, slotW = 0;
+  function fitCap(w) {
+    if (!slotW) {
+      var m = doc.createElement("span");
+      m.className = "prefix";
+      m.style.whiteSpace = "pre";
+      m.textContent = "│  │  │  │  ";
+      spacer.appendChild(m);
+      slotW = m.getBoundingClientRect().width / 4;
+      m.remove();
+    }
+    var c = w > 0 && slotW > 0 ? Math.max(2, Math.floor((w * 0.4 - 8) / slotW)) : cap;
+    if (c === cap) return false;
+    cap = c;
+    return true;
   }
 
   function makeRow(r) {
@@ -290,10 +314,17 @@
   }
   // placeRow writes the row's level, place among its siblings and, for a
   // branch point, whether its branches show (what changed only).
+  // A row deeper than the connectors shown has its level in a badge (the
+  // prefix's data-depth, drawn by page.css; screen readers have aria-level).
   function placeRow(el, r) {
     var lv = String(rLevel[r]), pi = String(rPosIn[r]), sz = String(setSize[rSet[r]]);
     var ex = rBits[r] & R_PARENT ? (rBits[r] & R_FOLDED ? "false" : "true") : "";
+    var dp = rDi[r] > cap ? lv : "";
     if (el._lv !== lv) { el._lv = lv; el.setAttribute("aria-level", lv); }
+    if (el._dp !== dp) {
+      el._dp = dp;
+      if (dp) el.firstChild.setAttribute("data-depth", dp); else el.firstChild.removeAttribute("data-depth");
+    }
     if (el._pi !== pi) { el._pi = pi; el.setAttribute("aria-posinset", pi); }
     if (el._sz !== sz) { el._sz = sz; el.setAttribute("aria-setsize", sz); }
     if (el._ex !== ex) {
@@ -363,9 +394,9 @@
     drawRows();
   }
 
-  treeEl.addEventListener("scroll", function () { readView(); drawRows(false, true); }, { passive: true });
-  if (window.ResizeObserver) new ResizeObserver(function () { readView(); drawRows(); }).observe(treeEl);
-  else window.addEventListener("resize", function () { readView(); drawRows(); });
+  treeEl.addEventListener("scroll", function () { var wider = readView(); drawRows(wider, !wider); }, { passive: true });
+  if (window.ResizeObserver) new ResizeObserver(function () { drawRows(readView()); }).observe(treeEl);
+  else window.addEventListener("resize", function () { drawRows(readView()); });
   readView();
 
   function activate(pos) {
