@@ -156,16 +156,8 @@ func Run(ctx context.Context, srcs []string, out string, o Options) (*Result, er
 			return nil, errors.New("an empty SRC")
 		}
 	}
-	resolved, err := outpath.Dir(out, srcs)
+	abs, err := resolveOutdir(out, srcs)
 	if err != nil {
-		return nil, err
-	}
-	abs, err := filepath.Abs(resolved)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", out, err)
-	}
-	// Refused here, before the lock or any directory is made.
-	if _, err := checkOutdir(abs, out); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -173,10 +165,35 @@ func Run(ctx context.Context, srcs []string, out string, o Options) (*Result, er
 	}
 	r := &runner{ctx: ctx, o: &o, name: out, out: abs, stage: siblingPath(abs, "staging")}
 	res, err := r.run(srcs)
+	return r.finish(res, err)
+}
+
+// resolveOutdir is OUTDIR as an absolute path (outpath.Dir fills in a
+// default from srcs). A directory canopy must not replace is refused
+// here, before the lock or any directory is made.
+func resolveOutdir(out string, srcs []string) (string, error) {
+	resolved, err := outpath.Dir(out, srcs)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(resolved)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", out, err)
+	}
+	if _, err := checkOutdir(abs, out); err != nil {
+		return "", err
+	}
+	return abs, nil
+}
+
+// finish ends a run or merge that returned res and err: it removes what a
+// failed one left (the staging directory, the lock) and tells an
+// interrupt apart from other failures.
+func (r *runner) finish(res *Result, err error) (*Result, error) {
 	r.cleanup(err == nil)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return nil, &interruptError{out, cerr}
+		if cerr := r.ctx.Err(); cerr != nil {
+			return nil, &interruptError{r.name, cerr}
 		}
 		return nil, err
 	}

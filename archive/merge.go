@@ -12,8 +12,6 @@ import (
 	"sort"
 
 	"github.com/go-json-experiment/json"
-
-	"canopy/internal/outpath"
 )
 
 // Merge builds the archive at out from the archives of the shards of one
@@ -28,15 +26,8 @@ func Merge(ctx context.Context, shards []string, out string, version string) (*R
 	if len(shards) == 0 {
 		return nil, errors.New("no shard to merge")
 	}
-	resolved, err := outpath.Dir(out, shards)
+	abs, err := resolveOutdir(out, shards)
 	if err != nil {
-		return nil, err
-	}
-	abs, err := filepath.Abs(resolved)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", out, err)
-	}
-	if _, err := checkOutdir(abs, out); err != nil {
 		return nil, err
 	}
 	ms, dirs, err := readShards(shards, version)
@@ -45,14 +36,7 @@ func Merge(ctx context.Context, shards []string, out string, version string) (*R
 	}
 	r := &runner{ctx: ctx, o: &Options{Version: version}, name: out, out: abs, stage: siblingPath(abs, "staging")}
 	res, err := r.merge(dirs, ms)
-	r.cleanup(err == nil)
-	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return nil, &interruptError{out, cerr}
-		}
-		return nil, err
-	}
-	return res, nil
+	return r.finish(res, err)
 }
 
 // readShards reads the shards' manifests and returns them and their

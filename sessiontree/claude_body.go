@@ -153,8 +153,15 @@ func firstTextRaw(raw jsontext.Value) []byte {
 	if len(raw) > 0 && raw[0] == '"' {
 		return raw
 	}
-	var found []byte
 	w := walker{b: raw}
+	return firstItemText(&w, func(typ lstr, _ []byte) bool { return typ == "text" })
+}
+
+// firstItemText walks a content array and returns the raw text (a JSON
+// string, quotes and all) of its first item that ok accepts by its type
+// and text; nil if none does.
+func firstItemText(w *walker, ok func(typ lstr, text []byte) bool) []byte {
+	var found []byte
 	w.array(func() error {
 		var typ lstr
 		var text []byte
@@ -169,7 +176,7 @@ func firstTextRaw(raw jsontext.Value) []byte {
 			}
 			return w.skip()
 		})
-		if typ == "text" && found == nil {
+		if found == nil && ok(typ, text) {
 			found = text
 		}
 		return err

@@ -331,23 +331,13 @@ var wrapperTags = []struct {
 
 // wrapperOf tells what a raw JSON string starts with, past white space.
 func wrapperOf(raw []byte) wrapper {
-	if len(raw) == 0 || raw[0] != '"' {
+	raw = rawStringText(raw)
+	if len(raw) == 0 {
 		return wrapNone
 	}
-	raw = raw[1:]
-	for len(raw) > 0 {
-		switch {
-		case raw[0] == ' ' || raw[0] == '\t' || raw[0] == '\n' || raw[0] == '\r':
-			raw = raw[1:]
-		case len(raw) >= 2 && raw[0] == '\\' && (raw[1] == 'n' || raw[1] == 't' || raw[1] == 'r'):
-			raw = raw[2:]
-		default:
-			for _, t := range wrapperTags {
-				if bytes.HasPrefix(raw, []byte(t.tag)) {
-					return t.w
-				}
-			}
-			return wrapNone
+	for _, t := range wrapperTags {
+		if bytes.HasPrefix(raw, []byte(t.tag)) {
+			return t.w
 		}
 	}
 	return wrapNone

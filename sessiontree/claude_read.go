@@ -10,7 +10,7 @@ import (
 // read decodes every line, then keeps the entries and applies the
 // transcript's rules across lines (see claudeReader).
 func (claudeReader) read(s *Session, in *input, p *probe) error {
-	lines, err := decodeRecords(in, p, newClaudeDecoder(in.src))
+	lines, err := decodeRecords(in, p, newSlabDecoder[claudeLine](in.src))
 	if err != nil {
 		return err
 	}
@@ -58,11 +58,7 @@ type detailKey struct {
 // line keeps one line's entry, or reports why it was skipped.
 func (c *claudeState) line(l *claudeLine) {
 	s := c.s
-	switch {
-	case l.blank:
-		return
-	case l.err != nil:
-		s.skipLine(&l.rawLine, l.err)
+	if s.skipped(&l.rawLine, l.blank, l.err) {
 		return
 	}
 	e := l.entry
@@ -117,6 +113,20 @@ func (c *claudeState) header(l *claudeLine) {
 	c.s.FormatVersion = firstOf(l.version, c.s.FormatVersion)
 }
 
+// sharedDetail is the Detail of every entry with key k: none when k is
+// empty, else the one details holds for k, made on first use.
+func sharedDetail(details map[detailKey]*Detail, k detailKey, none *Detail) *Detail {
+	if k == (detailKey{}) {
+		return none
+	}
+	d := details[k]
+	if d == nil {
+		d = &Detail{CustomType: k.custom, Display: k.display, Notice: k.notice}
+		details[k] = d
+	}
+	return d
+}
+
 // detail is the entry's Detail: its own for a compaction, else shared.
 func (c *claudeState) detail(l *claudeLine) *Detail {
 	if l.entry.Type == TypeCompaction {
@@ -129,15 +139,7 @@ func (c *claudeState) detail(l *claudeLine) *Detail {
 		return &Detail{moreResults: &more}
 	}
 	k := detailKey{l.custom, l.display, l.notice}
-	if k == (detailKey{}) {
-		return c.s.noDetail
-	}
-	d := c.details[k]
-	if d == nil {
-		d = &Detail{CustomType: k.custom, Display: k.display, Notice: k.notice}
-		c.details[k] = d
-	}
-	return d
+	return sharedDetail(c.details, k, c.s.noDetail)
 }
 
 // stream joins a later line of a streamed reply to the reply's first line,
@@ -230,11 +232,18 @@ func (s *Session) keep(e *Entry) {
 	s.Entries = append(s.Entries, e)
 }
 
-// skipLine reports a line that is not a JSON object, as pi's reader does.
-func (s *Session) skipLine(l *rawLine, err error) {
-	if l.last {
+// skipped reports whether a line has no entry: a blank one, passed over
+// in silence, or one that is not a JSON object (err), reported as pi's
+// reader does.
+func (s *Session) skipped(l *rawLine, blank bool, err error) bool {
+	switch {
+	case blank:
+	case err == nil:
+		return false
+	case l.last:
 		s.diag(int(l.n), SevError, "truncated last line skipped (is the session still being written?): %s", describe(err))
-	} else {
+	default:
 		s.diag(int(l.n), SevError, "line skipped: %s", describe(err))
 	}
+	return true
 }

@@ -199,29 +199,15 @@ func injectedOf(raw []byte) string {
 // firstCodexText is the raw text of a content's first text item, past its
 // opening quote.
 func firstCodexText(raw []byte) []byte {
-	var found []byte
 	w := walker{b: raw}
 	if w.kind() != '[' {
 		return nil
 	}
-	w.array(func() error {
-		var typ lstr
-		var text []byte
-		err := w.members(func(n string) error {
-			switch n {
-			case "type":
-				return w.lstr(&typ)
-			case "text":
-				v, err := w.rawValue()
-				text = v
-				return err
-			}
-			return w.skip()
-		})
-		if found == nil && len(text) > 1 && (typ == "input_text" || typ == "output_text" || typ == "text") {
-			found = text[1:]
-		}
-		return err
+	found := firstItemText(&w, func(typ lstr, text []byte) bool {
+		return len(text) > 1 && (typ == "input_text" || typ == "output_text" || typ == "text")
 	})
-	return found
+	if found == nil {
+		return nil
+	}
+	return found[1:]
 }

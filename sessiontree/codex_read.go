@@ -49,10 +49,7 @@ func newCodexState(s *Session, lines []codexLine) *codexState {
 func (c *codexState) line(l *codexLine, isHeader bool) {
 	s := c.s
 	switch {
-	case l.blank:
-		return
-	case l.err != nil:
-		s.skipLine(&l.rawLine, l.err)
+	case s.skipped(&l.rawLine, l.blank, l.err):
 		return
 	case isHeader:
 		c.takeHeader(l)
@@ -213,15 +210,7 @@ func (c *codexState) detail(l *codexLine) *Detail {
 	case cNotice:
 		k = detailKey{l.custom, true, true}
 	}
-	if k == (detailKey{}) {
-		return c.s.noDetail
-	}
-	d := c.details[k]
-	if d == nil {
-		d = &Detail{CustomType: k.custom, Display: k.display, Notice: k.notice}
-		c.details[k] = d
-	}
-	return d
+	return sharedDetail(c.details, k, c.s.noDetail)
 }
 
 // finish sets what needs every line.

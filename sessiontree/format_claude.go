@@ -3,7 +3,6 @@ package sessiontree
 import (
 	"strconv"
 	"strings"
-	"time"
 )
 
 // claudeReader reads a Claude Code transcript
@@ -81,24 +80,15 @@ func (l *claudeLine) extra() *claudeExtra {
 	return l.x
 }
 
-// newClaudeDecoder returns a worker's decoder of transcript lines.
-func newClaudeDecoder(src *source) func() lineDecoder[claudeLine] {
-	return func() lineDecoder[claudeLine] {
-		it := interner{}
-		return func(raws []rawLine, out []claudeLine) {
-			slab := make([]Entry, len(raws))
-			for i := range raws {
-				l := &out[i]
-				l.rawLine, l.entry = raws[i], &slab[i]
-				l.decode(src)
-				it.entry(l.entry)
-				for _, s := range []*string{&l.sessionID, &l.cwd, &l.version, &l.agentID} {
-					it.str(s)
-				}
-				l.text = nil
-			}
-		}
+// decodeRaw decodes a transcript line into l and e, its entry.
+func (l *claudeLine) decodeRaw(raw rawLine, e *Entry, src *source, it interner) {
+	l.rawLine, l.entry = raw, e
+	l.decode(src)
+	it.entry(e)
+	for _, s := range []*string{&l.sessionID, &l.cwd, &l.version, &l.agentID} {
+		it.str(s)
 	}
+	l.text = nil
 }
 
 // decode decodes the line into its entry.
@@ -114,12 +104,7 @@ func (l *claudeLine) decode(src *source) {
 		return
 	}
 	e := l.entry
-	e.Line = int(l.n)
-	e.place(src, l.off+int64(lead), text)
-	e.Timestamp = string(h.Timestamp)
-	if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
-		e.Time, e.TimeOK = t, true
-	}
+	e.start(&l.rawLine, src, lead, text, string(h.Timestamp))
 	e.ID, e.ParentID = h.UUID.V, h.ParentUUID.V
 	if e.ID == "" {
 		e.ID = "L" + strconv.Itoa(e.Line)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
-	"time"
 )
 
 // codexReader reads a Codex rollout
@@ -81,22 +80,13 @@ type codexLine struct {
 	raw      []byte // a session_meta's line, kept: the header's Raw
 }
 
-// newCodexDecoder returns a worker's decoder of rollout lines.
-func newCodexDecoder(src *source) func() lineDecoder[codexLine] {
-	return func() lineDecoder[codexLine] {
-		it := interner{}
-		return func(raws []rawLine, out []codexLine) {
-			slab := make([]Entry, len(raws))
-			for i := range raws {
-				l := &out[i]
-				l.rawLine, l.entry = raws[i], &slab[i]
-				l.decode(src)
-				it.entry(l.entry)
-				it.str(&l.custom)
-				l.text = nil
-			}
-		}
-	}
+// decodeRaw decodes a rollout line into l and e, its entry.
+func (l *codexLine) decodeRaw(raw rawLine, e *Entry, src *source, it interner) {
+	l.rawLine, l.entry = raw, e
+	l.decode(src)
+	it.entry(e)
+	it.str(&l.custom)
+	l.text = nil
 }
 
 // decode decodes the line and tells what it is; what depends on other
@@ -113,13 +103,8 @@ func (l *codexLine) decode(src *source) {
 		return
 	}
 	e := l.entry
-	e.Line = int(l.n)
+	e.start(&l.rawLine, src, lead, text, string(h.Timestamp))
 	e.ID = "L" + strconv.Itoa(e.Line)
-	e.place(src, l.off+int64(lead), text)
-	e.Timestamp = string(h.Timestamp)
-	if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
-		e.Time, e.TimeOK = t, true
-	}
 	e.Type = TypeMessage
 	p := &h.P
 	switch typ := string(h.Type); {
@@ -248,7 +233,7 @@ func codexToolName(t, name string) string {
 
 // read decodes every line, then decides what depends on other lines.
 func (codexReader) read(s *Session, in *input, p *probe) error {
-	lines, err := decodeRecords(in, p, newCodexDecoder(in.src))
+	lines, err := decodeRecords(in, p, newSlabDecoder[codexLine](in.src))
 	if err != nil {
 		return err
 	}

@@ -174,8 +174,25 @@ type blockHeads struct {
 // whitespace, with one of silentMarks; it looks at the raw bytes so that no
 // text is copied at load.
 func startsSilent(raw []byte) bool {
-	if len(raw) == 0 || raw[0] != '"' {
+	raw = rawStringText(raw)
+	if len(raw) == 0 {
 		return false
+	}
+	for _, m := range silentMarks {
+		if bytes.HasPrefix(raw, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawStringText is a raw JSON string's text past its opening quote and
+// its leading white space (raw or escaped), still escaped: what a prefix
+// is looked for in without decoding the string. It is empty when raw is
+// not a string or holds only white space.
+func rawStringText(raw []byte) []byte {
+	if len(raw) == 0 || raw[0] != '"' {
+		return nil
 	}
 	raw = raw[1:]
 	for len(raw) > 0 {
@@ -185,15 +202,10 @@ func startsSilent(raw []byte) bool {
 		case len(raw) >= 2 && raw[0] == '\\' && (raw[1] == 'n' || raw[1] == 't' || raw[1] == 'r'):
 			raw = raw[2:]
 		default:
-			for _, m := range silentMarks {
-				if bytes.HasPrefix(raw, []byte(m)) {
-					return true
-				}
-			}
-			return false
+			return raw
 		}
 	}
-	return false
+	return nil
 }
 
 func (b *blockHeads) UnmarshalJSONFrom(d *jsontext.Decoder) error {
@@ -413,6 +425,18 @@ func (e *Entry) place(src *source, off int64, raw []byte) {
 	e.src, e.off, e.n = src, off, len(raw)
 	if src.data == nil {
 		e.crc = crc32.Checksum(raw, castagnoli)
+	}
+}
+
+// start sets what a Claude Code or Codex entry takes from its line: its
+// line number, where its text (trimmed by lead bytes) is in the input,
+// and its timestamp, parsed when it is RFC 3339.
+func (e *Entry) start(l *rawLine, src *source, lead int, text []byte, ts string) {
+	e.Line = int(l.n)
+	e.place(src, l.off+int64(lead), text)
+	e.Timestamp = ts
+	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		e.Time, e.TimeOK = t, true
 	}
 }
 

@@ -225,6 +225,29 @@ func appendLines(lines []rawLine, chunk []byte, off int64, first int32) []rawLin
 // are reused once it returns.
 type lineDecoder[T any] func(lines []rawLine, out []T)
 
+// slabLine is a format's per-line record, decoded in place by decodeRaw
+// (raw's text is reused once it returns), with e, the line's entry.
+type slabLine[T any] interface {
+	*T
+	decodeRaw(raw rawLine, e *Entry, src *source, it interner)
+}
+
+// newSlabDecoder returns a worker's decoder of one format's lines: the
+// entries of a chunk live in one slab (one allocation; the per-line
+// records are garbage once the load is done), and their repeated strings
+// are shared through the worker's interner.
+func newSlabDecoder[T any, P slabLine[T]](src *source) func() lineDecoder[T] {
+	return func() lineDecoder[T] {
+		it := interner{}
+		return func(raws []rawLine, out []T) {
+			slab := make([]Entry, len(raws))
+			for i := range raws {
+				P(&out[i]).decodeRaw(raws[i], &slab[i], src, it)
+			}
+		}
+	}
+}
+
 // decodeLines reads and decodes every line of the input, first being its
 // first chunk, into one record of type T per line, in order. Chunks are
 // decoded on every core while the next ones are read: lines are

@@ -195,16 +195,21 @@ func newReference(o *options, logf func(string, ...any)) *reference {
 	}
 	out := filepath.Join(o.out, "pages", "warmup.ref.html")
 	logf("reference: warm-up (installs it from npm on first use)")
-	wall, _, err := timed(10*time.Minute, func(ctx context.Context) *exec.Cmd {
-		return exec.CommandContext(ctx, r.script, tiny, out)
-	})
+	return r.warmUp("reference", tiny, out, 10*time.Minute, logf)
+}
+
+// warmUp exports tiny to out once, untimed, within limit (the first call
+// may install the exporter), and marks r ready, or tells why it is not;
+// name heads the log lines.
+func (r *reference) warmUp(name, tiny, out string, limit time.Duration, logf func(string, ...any)) *reference {
+	wall, _, err := timed(limit, func(ctx context.Context) *exec.Cmd { return r.cmd(ctx, tiny, out) })
 	if err != nil {
 		r.reason = "warm-up failed: " + err.Error()
-		logf("reference: %s", r.reason)
+		logf("%s: %s", name, r.reason)
 		return r
 	}
 	r.ok, r.warmup = true, wall.Seconds()
-	logf("reference: ready (warm-up %.1f s)", r.warmup)
+	logf("%s: ready (warm-up %.1f s)", name, r.warmup)
 	return r
 }
 

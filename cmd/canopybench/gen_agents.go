@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -44,25 +43,12 @@ func (g agentGen) write(w io.Writer) error {
 // writeAgentGen writes a generated session to path through a temporary
 // file and returns its size.
 func writeAgentGen(path string, g agentGen) (int64, error) {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return 0, err
-	}
-	if err := g.write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return 0, fmt.Errorf("generating %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return 0, err
-	}
-	st, err := os.Stat(tmp)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), os.Rename(tmp, path)
+	return writeViaTemp(path, func(w io.Writer) error {
+		if err := g.write(w); err != nil {
+			return fmt.Errorf("generating %s: %w", path, err)
+		}
+		return nil
+	})
 }
 
 // prose is n bytes of text, different for each seed.

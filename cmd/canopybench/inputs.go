@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -150,12 +151,19 @@ func prepareAgent(name, path, metaPath string, g agentGen, logf func(string, ...
 // writeGenerated writes a synthetic session to path (through a temporary
 // file) and returns its size.
 func writeGenerated(path string, cfg sessiongen.Config) (int64, error) {
+	return writeViaTemp(path, func(w io.Writer) error { return sessiongen.Generate(w, cfg) })
+}
+
+// writeViaTemp writes a generated input to path.tmp with write and renames
+// it to path once it is whole, so that an interrupted run never leaves a
+// truncated input that a later run would take as made; it returns the size.
+func writeViaTemp(path string, write func(io.Writer) error) (int64, error) {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return 0, err
 	}
-	if err := sessiongen.Generate(f, cfg); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return 0, err

@@ -68,15 +68,7 @@ func newReplay(o *options, logf func(string, ...any)) *reference {
 		r.reason = "warm-up output: " + err.Error()
 		return r
 	}
-	wall, _, err := timed(5*time.Minute, func(ctx context.Context) *exec.Cmd { return r.cmd(ctx, tiny, out) })
-	if err != nil {
-		r.reason = "warm-up failed: " + err.Error()
-		logf("claude-replay: %s", r.reason)
-		return r
-	}
-	r.ok, r.warmup = true, wall.Seconds()
-	logf("claude-replay: ready (warm-up %.1f s)", r.warmup)
-	return r
+	return r.warmUp("claude-replay", tiny, out, 5*time.Minute, logf)
 }
 
 // installReplay installs claude-replay from npm into the user's cache,
