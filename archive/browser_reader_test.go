@@ -39,6 +39,11 @@ func TestIndexProjectCount(t *testing.T) {
 // bar and headings in view on a long page, the compact view kept, and no
 // serious or critical axe-core violation (when axe-core is installed).
 func TestBrowserIndexReader(t *testing.T) {
+	// Found before fixtures, which changes into a temporary directory.
+	axePath, err := filepath.Abs("../tools/axe/node_modules/axe-core/axe.min.js")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var browser browsertest.Shared
 	t.Cleanup(browser.Stop)
 	tb := browser.NewTab(t, "")
@@ -64,7 +69,7 @@ func TestBrowserIndexReader(t *testing.T) {
 	if got := eval(`document.body.className + " " + document.getElementById("compact").getAttribute("aria-pressed")`); got != "compact true" {
 		t.Errorf("the compact view, opened again: %q", got)
 	}
-	if src, err := os.ReadFile("../tools/axe/node_modules/axe-core/axe.min.js"); err == nil {
+	if src, err := os.ReadFile(axePath); err == nil {
 		if _, err := chromedp.Run(tb.Context(), chromedp.Evaluate[chromedp.Void](string(src)+"\n;undefined")); err != nil {
 			t.Fatalf("injecting axe-core: %v", err)
 		}
