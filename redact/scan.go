@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"unicode/utf8"
+
+	"canopy/internal/fastpath"
 )
 
 // Unit flags.
@@ -29,7 +31,7 @@ type unit struct {
 
 // maxDepth bounds nesting like encoding/json does; deeper input is treated
 // as plain text.
-const maxDepth = 10000
+const maxDepth = fastpath.MaxDepth
 
 // scanner walks the input as a sequence of JSON values separated by
 // whitespace (JSONL, a single document, pretty-printed or not), emitting a

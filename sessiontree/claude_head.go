@@ -1,15 +1,19 @@
 package sessiontree
 
-import "bytes"
+import (
+	"bytes"
+
+	"canopy/internal/fastpath"
+)
 
 // What the load reads of a Claude Code line, with the walker (walker.go):
-// the line is checked first (scanJSON), so the walk only has to find the
+// the line is checked first (fastpath.ScanJSON), so the walk only has to find the
 // members. Every member is lenient: a value of the wrong type reads as
 // absent, never costs the line.
 
 // claudeHead is what the load reads of one line.
 type claudeHead struct {
-	image bool // the line holds a picture (scanJSON)
+	image bool // the line holds a picture (fastpath.ScanJSON)
 
 	Type, Subtype, Timestamp, SessionID, Cwd, Version lstr
 
@@ -62,7 +66,7 @@ func decodeClaudeHead(raw []byte, h *claudeHead) error {
 		var x head
 		return decodeHead(raw, &x) // the same errors as pi's lines
 	}
-	valid, image := scanJSON(raw)
+	valid, image := fastpath.ScanJSON(raw)
 	if !valid {
 		var x head
 		return decodeHead(raw, &x)

@@ -1,9 +1,13 @@
 package sessiontree
 
-import "bytes"
+import (
+	"bytes"
+
+	"canopy/internal/fastpath"
+)
 
 // What the load reads of a Codex rollout line ({"timestamp", "type",
-// "payload"}), with the walker, after scanJSON checked it.
+// "payload"}), with the walker, after fastpath.ScanJSON checked it.
 
 // codexHead is what the load reads of one line.
 type codexHead struct {
@@ -49,7 +53,7 @@ func (u *codexUsage) usage() *Usage {
 // decodeCodexHead decodes one trimmed line; an error means it is not JSON,
 // or not a JSON object.
 func decodeCodexHead(raw []byte, h *codexHead) error {
-	if len(raw) == 0 || raw[0] != '{' || !validJSON(raw) {
+	if len(raw) == 0 || raw[0] != '{' || !fastpath.ValidJSON(raw) {
 		var x head
 		return decodeHead(raw, &x) // the same errors as pi's lines
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 
+	"canopy/internal/fastpath"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -138,7 +140,7 @@ func (p *probe) classify() inputKind {
 			continue
 		}
 		nonBlank++
-		if !validJSON(t) {
+		if !fastpath.ValidJSON(t) {
 			if nonBlank == 1 && (t[0] == '{' || t[0] == '[') && p.classifyDocument(at) {
 				return p.kind
 			}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"canopy/internal/fastpath"
+
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -281,7 +283,7 @@ func (p *rawPrefix) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 //
 //sessiontree:walk
 type head struct {
-	image bool // the line holds a picture (scanJSON)
+	image bool // the line holds a picture (fastpath.ScanJSON)
 
 	Type      lstr   `json:"type"`
 	ID        optStr `json:"id"`
@@ -340,7 +342,7 @@ func decodeHead(raw []byte, h *head) error {
 	// raw is trimmed. Without this check a line "null" decoded into the
 	// head without error and became an entry of no type.
 	if len(raw) == 0 || raw[0] != '{' {
-		if !validJSON(raw) {
+		if !fastpath.ValidJSON(raw) {
 			return json.Unmarshal(raw, h, jsonOpts) // the syntax error
 		}
 		return errNotObject
@@ -348,7 +350,7 @@ func decodeHead(raw []byte, h *head) error {
 	// Checked first, then walked (readHead): json.Unmarshal into the head
 	// tokenizes and checks the line as it decodes it, twice as slow. Its
 	// error, when the line is not valid, says why.
-	valid, image := scanJSON(raw)
+	valid, image := fastpath.ScanJSON(raw)
 	if !valid {
 		return json.Unmarshal(raw, h, jsonOpts)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // walker reads JSON that is known to be valid, without a tokenizer: a
-// line is checked once, when the session is loaded (validJSON, which is
+// line is checked once, when the session is loaded (fastpath.ValidJSON, which is
 // jsontext.Value.IsValid made faster, then readHead), and Entry.Raw
 // checks by CRC that the bytes read again are the same ones, so the
 // readers built on it (readHead, readBody) only need to walk them.
@@ -31,7 +31,7 @@ import (
 // reads every entry in 3.1/2.7/14.4/265 ms where json.Unmarshal takes
 // 9.4/3.4/23.3/315 ms, which saves 56/20/37/19% of decoding the entries
 // (BenchmarkDecode: 4.9/2.5/15.3/216 ms). (readHead's gain is told in
-// headreader.go, validJSON's in valid.go.)
+// headreader.go, ValidJSON's in internal/fastpath.)
 //
 // The readers' switches over member names are generated from the structs'
 // json tags (walk_gen.go, by internal/walkgen), so that a field is declared

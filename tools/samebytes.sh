@@ -11,10 +11,19 @@
 # as OUT. With BIGDIR, the *.jsonl in it (the benchmark inputs canopybench
 # generates, e.g. /tmp/canopybench/inputs) are exported too, plain only.
 set -u
-bin=$(realpath "$1"); out=$(realpath -m "$2"); big=${3:-}
+bin=$(realpath "$1"); out=$(realpath -ms "$2"); big=${3:-}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 shared=$(realpath -m "$repo/../shared")
-rm -rf "$out"; mkdir -p "$out"
+# OUTDIR is replaced only when this script made it (its marker is there):
+# never a file, a device or a directory of anything else.
+if [ -e "$out" ] || [ -L "$out" ]; then
+  if [ -L "$out" ] || [ ! -d "$out" ] || [ ! -f "$out/.samebytes" ]; then
+    echo "samebytes.sh: $2 exists and was not made by samebytes.sh; not replacing it" >&2
+    exit 2
+  fi
+  rm -rf "$out"
+fi
+mkdir -p "$out" && touch "$out/.samebytes"
 cd "$repo"
 inputs=$(ls testdata/*/*.jsonl testdata/*/*.json testdata/*/*/*.jsonl testdata/*/*/*.json \
   "$shared"/conformance/*/*.jsonl "$shared"/corpus/*.jsonl 2>/dev/null | grep -v expect.json)
