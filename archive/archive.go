@@ -132,7 +132,9 @@ var testHooks struct {
 	afterLoad func(path string)
 }
 
-// Run archives the sources into out and returns what it did.
+// Run archives the sources into out and returns what it did. A source
+// that is a home directory stands for the agents' session stores in it
+// (HomeStores).
 //
 // out is replaced only when it is missing, empty, or an archive canopy
 // made that holds nothing its manifest does not list; and never when it
@@ -156,6 +158,9 @@ func Run(ctx context.Context, srcs []string, out string, o Options) (*Result, er
 			return nil, errors.New("an empty SRC")
 		}
 	}
+	// A home directory is its agents' session stores (HomeStores): the
+	// archive may then be made inside it.
+	srcs = expandHomes(srcs)
 	abs, err := resolveOutdir(out, srcs)
 	if err != nil {
 		return nil, err

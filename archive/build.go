@@ -87,7 +87,7 @@ func (b *build) plan(out string, o *Options) error {
 	b.keys = make([]string, len(b.sessions))
 	for i, s := range b.sessions {
 		b.navs[i] = nav(b.all, b.rel, i)
-		b.keys[i] = pageKey(o.Version, o.flags(), srcSum[s.Source], s.Title, b.navs[i])
+		b.keys[i] = pageKey(o.Version, o.flags(), srcSum[s.Source], s.Title, b.navs[i], b.rel.agentSums(b.all, i, srcSum)...)
 	}
 	b.share(o)
 	return nil

@@ -36,14 +36,20 @@ type projectView struct {
 }
 
 type totals struct {
-	Sessions, Entries, Branches string
+	Sessions, Entries, Branches string // Sessions: "3 sessions", or "3 sessions and 5 subagents"
 	Input, Output, Cost         string
-	n, entries, branches        int
+	n, subs, entries, branches  int
 	in, out, cost               float64
 }
 
-func (t *totals) add(s *Session) {
-	t.n++
+// add counts a session in the totals; sub: a subagent's transcript,
+// counted apart.
+func (t *totals) add(s *Session, sub bool) {
+	if sub {
+		t.subs++
+	} else {
+		t.n++
+	}
 	t.entries += s.Entries
 	t.branches += s.Branches
 	t.in += s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite
@@ -56,6 +62,9 @@ func (t *totals) format() {
 	if t.n != 1 {
 		t.Sessions += "s"
 	}
+	if t.subs > 0 {
+		t.Sessions += " and " + text.Count(t.subs, "subagent", "subagents")
+	}
 	t.Input, t.Output, t.Cost = text.Thousands(t.in), text.Thousands(t.out), dollars(t.cost)
 }
 
@@ -65,54 +74,56 @@ type rowView struct {
 	Started, StartedText string
 	Last, LastText       string
 	Entries, Branches    int
-	Models               string
+	Models, Format       string
+	Depth                int  // 0 for a session; 1 for a subagent it ran, 2 for one that subagent ran, …
+	Sub                  bool // a subagent's transcript (listed under what ran it, or on its own when that is not in the archive)
 	Tokens               float64
 	Input, Output, Cost  string
 	CostValue            string
 }
 
 // renderIndex makes index.html: every session, grouped by project, with
-// totals. all is every session the relations were made of (some may have
+// totals; a Claude Code subagent's transcript is listed under what ran
+// it. all is every session the relations were made of (some may have
 // failed to render and are not in ss; a stale one whose source moved may
 // be in ss and not in all).
 func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem, version string, flags []string) ([]byte, error) {
-	l := indexLinks{rel: rel, all: all, byPage: map[string]int{}, inArchive: map[string]bool{}}
-	for i, s := range all {
-		l.byPage[s.Page] = i
-	}
-	for _, s := range ss {
-		l.inArchive[s.Page] = true
-	}
-	projects := map[string]*projectView{}
-	var d indexData
-	var grand totals
-	for _, s := range ss {
+	l := newIndexLinks(ss, rel, all)
+	projects := map[string]*projectTops{}
+	for k := range ss {
+		s := &ss[k]
+		if l.runner(s) >= 0 {
+			continue // listed under what ran it
+		}
 		p := projects[s.Project]
 		if p == nil {
-			p = &projectView{Name: text.Or(s.Project, "(no project)"), Anchor: projectAnchor(s.Project)}
+			p = &projectTops{view: projectView{Name: text.Or(s.Project, "(no project)"), Anchor: projectAnchor(s.Project)}}
 			projects[s.Project] = p
 		}
-		p.Total.add(&s)
-		grand.add(&s)
-		p.Sessions = append(p.Sessions, l.row(&s))
+		p.tops = append(p.tops, s)
 	}
 	names := make([]string, 0, len(projects))
 	for k := range projects {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	var d indexData
+	var grand totals
 	for _, k := range names {
 		p := projects[k]
 		// Newest activity first; the page path breaks ties.
-		sort.SliceStable(p.Sessions, func(i, j int) bool {
-			a, b := p.Sessions[i], p.Sessions[j]
-			if a.Last != b.Last {
-				return a.Last > b.Last
+		sort.SliceStable(p.tops, func(i, j int) bool {
+			a, b := p.tops[i], p.tops[j]
+			if a.LastActivity != b.LastActivity {
+				return a.LastActivity > b.LastActivity
 			}
-			return a.Href < b.Href
+			return href("index.html", a.Page) < href("index.html", b.Page)
 		})
-		p.Total.format()
-		d.Projects = append(d.Projects, *p)
+		for _, s := range p.tops {
+			l.list(&p.view, &grand, s, 0)
+		}
+		p.view.Total.format()
+		d.Projects = append(d.Projects, p.view)
 	}
 	grand.format()
 	d.Total = grand
@@ -122,12 +133,61 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 	return executeIndex(&d)
 }
 
+// projectTops are a project's sessions that are not listed under another.
+type projectTops struct {
+	view projectView
+	tops []*Session
+}
+
+// list adds the row of s to project p at depth, then the rows of the
+// subagents it ran, in the order they started; and counts them all.
+func (l *indexLinks) list(p *projectView, grand *totals, s *Session, depth int) {
+	r := l.row(s)
+	r.Depth = depth
+	p.Sessions = append(p.Sessions, r)
+	p.Total.add(s, r.Sub)
+	grand.add(s, r.Sub)
+	i, ok := l.byPage[s.Page]
+	if !ok || depth > len(l.all) {
+		return
+	}
+	for _, j := range l.rel.Agents[i] {
+		if sub := l.rows[l.all[j].Page]; sub != nil {
+			l.list(p, grand, sub, depth+1)
+		}
+	}
+}
+
 // indexLinks are what an index row needs to name a session's relations.
 type indexLinks struct {
 	rel       *Relations
 	all       []Session      // what rel indexes
 	byPage    map[string]int // into all
 	inArchive map[string]bool
+	rows      map[string]*Session // the index's rows, by page
+}
+
+func newIndexLinks(ss []Session, rel *Relations, all []Session) *indexLinks {
+	l := &indexLinks{rel: rel, all: all, byPage: map[string]int{}, inArchive: map[string]bool{}, rows: map[string]*Session{}}
+	for i, s := range all {
+		l.byPage[s.Page] = i
+	}
+	for k := range ss {
+		l.inArchive[ss[k].Page] = true
+		l.rows[ss[k].Page] = &ss[k]
+	}
+	return l
+}
+
+// runner is what ran the subagent s (by its index in all), when the
+// index lists it: s is then listed under it. -1 otherwise.
+func (l *indexLinks) runner(s *Session) int {
+	if i, ok := l.byPage[s.Page]; ok {
+		if j := l.rel.AgentOf[i]; j >= 0 && l.inArchive[l.all[j].Page] {
+			return j
+		}
+	}
+	return -1
 }
 
 // row is a session's row of the index.
@@ -135,7 +195,7 @@ func (l *indexLinks) row(s *Session) rowView {
 	r := rowView{
 		Title: s.Title, Href: href("index.html", s.Page),
 		Started: s.Started, StartedText: shortTime(s.Started), Last: s.LastActivity, LastText: shortTime(s.LastActivity),
-		Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "),
+		Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "), Format: s.Format + text.Prefixed(" ", s.FormatVersion),
 		Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
 		Input:  text.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: text.Thousands(s.Usage.Output),
 		Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
@@ -158,7 +218,11 @@ func (l *indexLinks) row(s *Session) rowView {
 	if s.Locked {
 		r.Notes = append(r.Notes, "locked when archived: archived as it stood")
 	}
-	if s.ID != "" {
+	switch {
+	case s.Agent != nil:
+		r.Sub = true
+		r.Notes = append(r.Notes, agentNote(s.Agent))
+	case s.ID != "":
 		r.Notes = append(r.Notes, "id "+s.ID)
 	}
 	if i, related := l.byPage[s.Page]; related { // a stale session moved elsewhere is not linked
@@ -221,6 +285,7 @@ func (l *indexLinks) relations(i int) []string {
 	if n := len(l.rel.Tasks[i]) + len(l.rel.Unlinked[i]); n > 0 {
 		notes = append(notes, text.Count(n, "child task", "child tasks"))
 	}
+	notes = append(notes, l.agentNotes(i)...)
 	if n := len(l.rel.Earlier[i]); n > 0 {
 		notes = append(notes, text.Count(n, "earlier session", "earlier sessions")+" of this key")
 	}

@@ -28,12 +28,18 @@ type Relations struct {
 	// lists them on the last one; Next links each to the one after it.
 	Earlier [][]int
 	Next    []int
+	// Claude Code's subagents (agents.go): AgentOf is what ran each
+	// subagent (its session, or the subagent that ran it), Agents what
+	// each ran, Top the session each belongs to; -1 for none.
+	AgentOf []int
+	Agents  [][]int
+	Top     []int
 }
 
 // parent is the session a page hangs under in its breadcrumbs: the one it
 // was forked from, was a task of, or is a topic of.
 func (r *Relations) parent(i int) int {
-	for _, p := range []int{r.ForkOf[i], r.TaskOf[i], r.TopicOf[i]} {
+	for _, p := range []int{r.ForkOf[i], r.TaskOf[i], r.TopicOf[i], r.AgentOf[i]} {
 		if p >= 0 {
 			return p
 		}
@@ -44,11 +50,12 @@ func (r *Relations) parent(i int) int {
 // relate links sessions: forks to their parent session (header
 // parentSession: a path, a file name or a session id), Flue child tasks
 // (metadata.taskSessions: a session id or a storage key) both ways, and a
-// gateway's topic transcripts to their session.
+// gateway's topic transcripts to their session, Claude Code's subagents
+// to what ran them.
 func relate(ss []Session) *Relations {
 	n := len(ss)
 	r := &Relations{ForkOf: fill(n), TaskOf: fill(n), TopicOf: fill(n), Forks: make([][]int, n), Tasks: make([][]int, n), Topics: make([][]int, n), Unlinked: make([][]string, n),
-		Earlier: make([][]int, n), Next: fill(n)}
+		Earlier: make([][]int, n), Next: fill(n), AgentOf: fill(n), Agents: make([][]int, n), Top: fill(n)}
 	names := newSessionNames(ss)
 	for i, s := range ss {
 		if j := names.find(i, s.ParentSession); j >= 0 && j != i {
@@ -69,6 +76,7 @@ func relate(ss []Session) *Relations {
 	}
 	r.relateTopics(ss)
 	r.relateHistory(ss)
+	r.relateAgents(ss, names)
 	r.breakCycles()
 	for i := range ss {
 		if j := r.ForkOf[i]; j >= 0 {
@@ -81,6 +89,7 @@ func relate(ss []Session) *Relations {
 			r.Topics[j] = append(r.Topics[j], i)
 		}
 	}
+	r.sortAgents(ss)
 	return r
 }
 
@@ -161,7 +170,7 @@ func (r *Relations) breakCycles() {
 		seen := map[int]bool{i: true}
 		for p := r.parent(i); p >= 0; p = r.parent(p) {
 			if seen[p] {
-				r.ForkOf[i], r.TaskOf[i], r.TopicOf[i] = -1, -1, -1
+				r.ForkOf[i], r.TaskOf[i], r.TopicOf[i], r.AgentOf[i] = -1, -1, -1, -1
 				break
 			}
 			seen[p] = true
@@ -186,7 +195,9 @@ func newSessionNames(ss []Session) *sessionNames {
 		base := filepath.Base(s.Source)
 		n.add(base, i)
 		n.add(strings.TrimSuffix(base, filepath.Ext(base)), i)
-		n.add(s.ID, i)
+		if s.Agent == nil { // a subagent's lines carry its session's id
+			n.add(s.ID, i)
+		}
 	}
 	return n
 }
@@ -270,7 +281,8 @@ func href(from, to string) string {
 // nav is the breadcrumbs and related links of session i's page.
 func nav(ss []Session, r *Relations, i int) *render.Nav {
 	s := ss[i]
-	link := func(j int) render.Link { return render.Link{Href: href(s.Page, ss[j].Page), Text: ss[j].Title} }
+	linkText := func(j int, text string) render.Link { return render.Link{Href: href(s.Page, ss[j].Page), Text: text} }
+	link := func(j int) render.Link { return linkText(j, ss[j].Title) }
 	links := func(js []int) []render.Link {
 		out := make([]render.Link, len(js))
 		for k, j := range js {
@@ -280,7 +292,7 @@ func nav(ss []Session, r *Relations, i int) *render.Nav {
 	}
 	n := &render.Nav{Trail: []render.Link{
 		{Href: href(s.Page, "index.html"), Text: "Archive"},
-		{Href: href(s.Page, "index.html") + "#" + projectAnchor(s.Project), Text: text.Or(s.Project, "(no project)")},
+		{Href: href(s.Page, "index.html") + "#" + projectAnchor(r.projectOf(ss, i)), Text: text.Or(r.projectOf(ss, i), "(no project)")},
 	}}
 	var up []render.Link
 	for p := r.parent(i); p >= 0; p = r.parent(p) {
@@ -312,6 +324,7 @@ func nav(ss []Session, r *Relations, i int) *render.Nav {
 		add("Topic of", links([]int{p}))
 	}
 	add("Topics", links(r.Topics[i]))
+	agentNav(ss, r, i, linkText, add)
 	add("Earlier sessions", links(r.Earlier[i]))
 	if j := r.Next[i]; j >= 0 {
 		add("Next session", links([]int{j}))

@@ -171,12 +171,15 @@ func renderPage(ctx context.Context, r *render.Renderer, src Source, o export.Op
 	return hex.EncodeToString(h.Sum(nil)), nil, nil
 }
 
-// pageKey hashes everything a session's page is made from.
-func pageKey(version string, flags []string, sourceSHA, title string, nav *render.Nav) string {
+// pageKey hashes everything a session's page is made from: its source,
+// and the others drawn in it (more: a Claude Code session's subagents,
+// their paths and hashes).
+func pageKey(version string, flags []string, sourceSHA, title string, nav *render.Nav, more ...string) string {
 	h := sha256.New()
 	writeKey(h, "canopy "+version, strings.Join(flags, " "), sourceSHA, title)
 	b, _ := json.Marshal(nav, json.Deterministic(true))
 	h.Write(b)
+	writeKey(h, more...)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -137,6 +137,12 @@ func readSource(ctx context.Context, src Source, byHash map[string]known, redact
 	if err := s.Err(); err != nil {
 		return sourceRead{err: err} // the first prompt could not be read again
 	}
+	if a := summary.Agent; a != nil && redactor != nil {
+		red := *a // the meta file's words are shown in the index and in links
+		red.Type, _ = redactor.Text(red.Type)
+		red.Description, _ = redactor.Text(red.Description)
+		summary.Agent = &red
+	}
 	rec.Format = fmt.Sprintf("%s v%d", s.Format, s.Version)
 	return sourceRead{ok: true, rec: rec, session: summary}
 }

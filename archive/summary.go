@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,7 +16,10 @@ import (
 type Session struct {
 	Source string `json:"source"` // Source.Path
 	Page   string `json:"page"`   // the page, relative to the archive's root, slash-separated
-	Format string `json:"format"` // as the loader names it: pi, oh-my-pi, flue
+	Format string `json:"format"` // as the loader names it: pi, oh-my-pi, flue, claude-code, codex
+	// FormatVersion is the version of the program that wrote it, as it
+	// writes it: Claude Code's "2.1.3", Codex's "0.46.0"; "" for pi and Flue.
+	FormatVersion string `json:"formatVersion,omitempty"`
 
 	ID           string            `json:"id,omitempty"`
 	Title        string            `json:"title"` // the session's name, else its first prompt, else its id
@@ -36,6 +40,7 @@ type Session struct {
 	// How it links to others, as written in the file.
 	ParentSession string                     `json:"parentSession,omitempty"` // header: the session it was forked from
 	Tasks         []sessiontree.ChildSession `json:"tasks,omitempty"`         // Flue metadata.taskSessions
+	Agent         *AgentInfo                 `json:"agent,omitempty"`         // a Claude Code subagent's transcript
 
 	// Stale, when set, says why this record and the session's page are
 	// the ones an earlier run made: the source could not be archived by
@@ -46,10 +51,13 @@ type Session struct {
 // summarize reads what the index needs from a loaded session.
 func summarize(s *sessiontree.Session, src Source) Session {
 	out := Session{
-		Source: src.Path, Format: s.Format, ID: s.Header.ID, Project: s.Header.Cwd,
+		Source: src.Path, Format: s.Format, FormatVersion: s.FormatVersion, ID: s.Header.ID, Project: s.Header.Cwd,
 		Entries: len(s.Entries), ParentSession: s.Header.ParentSession, Tasks: s.ChildSessions,
 		Gateway: src.Gateway, Diagnostics: len(s.Diagnostics) + s.Suppressed,
-		Rotation: src.Rotation, Locked: src.Locked,
+		Rotation: src.Rotation, Locked: src.Locked, Agent: agentInfo(s, src.Path),
+	}
+	if out.Project == "" && s.Format == sessiontree.FormatClaude {
+		out.Project = claudeProjectDir(src.Path)
 	}
 	// Started: when the session was created (its header), else its
 	// earliest entry. A fork copies its parent's entries, old timestamps
@@ -117,6 +125,28 @@ func summarize(s *sessiontree.Session, src Source) Session {
 		out.Title = "Session " + text.Or(s.Header.ID, src.Rel)
 	}
 	return out
+}
+
+// claudeProjectDir names the project of a Claude Code transcript whose
+// lines record no working directory: the directory Claude Code keeps the
+// project's sessions in, named after that directory with every '/' (and
+// '.') made '-', which cannot be told back apart: "-home-me-src-app".
+func claudeProjectDir(path string) string {
+	dir := filepath.Dir(path)
+	if _, ok := agentFileID(path); !ok {
+		return filepath.Base(dir)
+	}
+	for d := dir; ; {
+		// <project>/<session>/subagents/…/agent-<id>.jsonl
+		if filepath.Base(d) == "subagents" {
+			return filepath.Base(filepath.Dir(filepath.Dir(d)))
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return filepath.Base(dir)
+		}
+		d = up
+	}
 }
 
 func msTime(ms float64) string {

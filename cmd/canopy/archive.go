@@ -70,6 +70,11 @@ func runArchive(e *env, args []string) int {
 	}
 	if !*quiet {
 		o.Progress = progressPrinter(e.stderr)
+		for _, a := range fs.Args() {
+			if stores := archive.HomeStores(a); len(stores) > 0 {
+				printLine(e.stderr, "canopy archive: %s holds agents' sessions: archiving %s", a, strings.Join(stores, ", "))
+			}
+		}
 	}
 	res, err := archive.Run(e.ctx, fs.Args(), *out, o)
 	if errors.Is(err, archive.ErrInterrupted) {

@@ -68,3 +68,39 @@ func TestArchiveAndVerifyCommands(t *testing.T) {
 		}
 	}
 }
+
+// canopy archive ~: the agents' stores in a home directory are archived,
+// the archive may be inside the home, and the run says what it read.
+func TestArchiveHome(t *testing.T) {
+	td, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	for from, to := range map[string]string{
+		filepath.Join(td, "claude", "agents", "s1.jsonl"):                          filepath.Join(home, ".claude", "projects", "-work-q", "s1.jsonl"),
+		filepath.Join(td, "claude", "agents", "s1", "subagents", "agent-a1.jsonl"): filepath.Join(home, ".claude", "projects", "-work-q", "s1", "subagents", "agent-a1.jsonl"),
+		filepath.Join(td, "codex", "rollout.jsonl"):                                filepath.Join(home, ".codex", "sessions", "2026", "03", "03", "rollout-1.jsonl"),
+		filepath.Join(td, "codex", "events-only.jsonl"):                            filepath.Join(home, "src", "elsewhere.jsonl"), // not in an agent's store: not read
+	} {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(home, "archive")
+	code, _, stderr := canopy(t, nil, "archive", home, "-o", out)
+	want := home + " holds agents' sessions: archiving " + filepath.Join(home, ".claude", "projects") + ", " + filepath.Join(home, ".codex", "sessions")
+	if code != exitOK || !strings.Contains(stderr, want) || !strings.Contains(stderr, "archived 3 sessions") {
+		t.Errorf("archive of a home: exit %d, stderr:\n%s\nwant %q and 3 sessions", code, stderr, want)
+	}
+	if _, _, stderr := canopy(t, nil, "archive", home, "-o", out, "--quiet"); strings.Contains(stderr, "holds agents' sessions") {
+		t.Errorf("--quiet still says what it reads: %s", stderr)
+	}
+}
