@@ -3,6 +3,7 @@ package sessiontree
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Subagent is a subagent's transcript, loaded, and the call it belongs to.
@@ -103,6 +104,11 @@ func LoadSubagents(s *Session, path string) (*Subagents, error) {
 	if err != nil {
 		return a, err
 	}
+	if s.AgentID != "" {
+		// s is a subagent's own transcript: its siblings share its
+		// directory and sessionId; s itself is not one of its subagents.
+		files = slices.DeleteFunc(files, func(f SubagentFile) bool { return f.AgentID == s.AgentID })
+	}
 	byID := map[string]*Subagent{}
 	metas := make([]subagentMeta, len(files))
 	for i, f := range files {
@@ -127,7 +133,40 @@ func LoadSubagents(s *Session, path string) (*Subagents, error) {
 			a.placeByPrompt(s, x, taken)
 		}
 	}
+	if s.AgentID != "" {
+		a.keepRanBy()
+	}
 	return a, nil
+}
+
+// keepRanBy keeps, of a subagent's siblings, the ones it ran, directly or
+// through another it ran: the rest belong to the session or to other
+// subagents, and are not drawn on its page.
+func (a *Subagents) keepRanBy() {
+	ours := func(x *Subagent) bool {
+		for n := 0; x != nil && n <= len(a.List); n++ { // n bounds a cycle
+			if x.Parent == nil {
+				return x.Call != nil
+			}
+			x = x.Parent
+		}
+		return false
+	}
+	var kept []*Subagent
+	for _, x := range a.List {
+		if ours(x) {
+			kept = append(kept, x)
+		} else if x.Session != nil {
+			x.Session.Close()
+		}
+	}
+	for e, xs := range a.byCall {
+		a.byCall[e] = slices.DeleteFunc(xs, func(x *Subagent) bool { return !ours(x) })
+		if len(a.byCall[e]) == 0 {
+			delete(a.byCall, e)
+		}
+	}
+	a.List = kept
 }
 
 // place ties x to the call its meta file names, else to the call whose

@@ -3,6 +3,7 @@ package sessiontree
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -197,5 +198,41 @@ func TestLoadSubagentsNone(t *testing.T) {
 	var none *Subagents
 	if none.ForCall(nil, "") != nil || none.Unplaced() != nil || none.Close() != nil {
 		t.Error("a nil Subagents is not empty")
+	}
+}
+
+// TestLoadSubagentsOfSubagent: a subagent's own transcript has as
+// subagents only the ones it ran, not itself or its siblings.
+func TestLoadSubagentsOfSubagent(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "claude", "agents", "s1", "subagents")
+	for _, c := range []struct {
+		file string
+		want []string
+	}{
+		{"agent-a1.jsonl", []string{"a4"}},
+		{"agent-a2.jsonl", nil},
+		{"agent-a4.jsonl", nil},
+	} {
+		path := filepath.Join(dir, c.file)
+		s, err := LoadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subs, err := LoadSubagents(s, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, x := range subs.List {
+			got = append(got, x.AgentID)
+			if x.Call == nil || s.Entry(x.Call.ID) != x.Call {
+				t.Errorf("%s: %s is not tied to a call of the file", c.file, x.AgentID)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: subagents %v, want %v", c.file, got, c.want)
+		}
+		subs.Close()
+		s.Close()
 	}
 }
