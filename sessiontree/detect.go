@@ -146,6 +146,14 @@ func (p *probe) classify() inputKind {
 			}
 			continue
 		}
+		if t[0] == '[' && nonBlank == 1 {
+			// An array of objects on one line: an export of another
+			// program (ChatGPT's conversations.json), said as such.
+			if _, el := arrayShape(t); el != nil {
+				p.kind, p.refusal = kindRefused, refuseDocument(t, false)
+				return p.kind
+			}
+		}
 		if t[0] != '{' {
 			continue
 		}

@@ -30,6 +30,13 @@ func TestRefused(t *testing.T) {
 		{"pretty array of objects", "[\n  {\"k\": 1},\n  {\"k\": 2}\n]\n", "an array of 2 values, the first an object with members k"},
 		{"pretty empty array", "[\n]\n", "a JSON document of several lines, an empty array"},
 		{"pretty objects of another kind", "{\n\"x\": 1\n}\n{\n\"x\": 2\n}\n", "a JSON document of several lines with top-level members x"},
+		{"ChatGPT export, one line", `[{"title":"T","mapping":{"a":{"id":"a","parent":null}},"current_node":"a"}]`,
+			"a ChatGPT export (a JSON document, an array of conversations with members title, mapping, current_node)"},
+		{"one line array of objects", `[{"k":1},{"k":2}]`, "a JSON document, an array of 2 values, the first an object with members k"},
+		// A uuid alone is any log's: Hermes' trace events have uuid and
+		// parent_uuid, and no parentUuid or sessionId.
+		{"uuid without parentUuid", "{\"uuid\":\"a\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"note\":\"x\"}\n{\"uuid\":\"b\",\"parent_uuid\":\"a\"}\n",
+			"JSON lines whose first object has members uuid, timestamp, note"},
 		{"gateway store, one line", `{"agent:main:main":{"sessionId":"s","sessionFile":"s.jsonl","updatedAt":1}}`,
 			"a gateway session store (sessions.json), which lists sessions rather than holding one: not a session canopy reads; to read the sessions it lists, archive the directory it is in: canopy archive DIR"},
 	}

@@ -104,7 +104,8 @@ var (
 		"summary": true, "custom-title": true, "ai-title": true, "agent-name": true, "file-history-snapshot": true,
 		"queue-operation": true, "last-prompt": true, "permission-mode": true, "pr-link": true, "tag": true,
 	}
-	piTypes = map[string]bool{
+	claudeMessageTypes = map[string]bool{"user": true, "assistant": true, "system": true}
+	piTypes            = map[string]bool{
 		TypeMessage: true, TypeCompaction: true, TypeBranchSummary: true, TypeCustom: true, TypeCustomMessage: true,
 		TypeLabel: true, TypeSessionInfo: true, TypeThinkingLevelChange: true, TypeModelChange: true,
 		"ttsr_injection": true, "session_init": true, "mode_change": true, "title_change": true, "service_tier_change": true,
@@ -118,7 +119,11 @@ func (sh *shape) kind() inputKind {
 		return kindCodex
 	case sh.typ == "" && sh.hasAny(fID) && sh.hasAny(fInstructions|fGit):
 		return kindCodex // the first line of a rollout of before September 2025
-	case sh.hasAny(fUUID | fParentUUID | fLogicalParentUUID | fLeafUUID):
+	case sh.hasAny(fParentUUID | fLogicalParentUUID | fLeafUUID),
+		sh.hasAny(fUUID) && (sh.hasAny(fSessionID) || claudeMessageTypes[sh.typ]):
+		// Every Claude Code line with a uuid has a parentUuid (null at a
+		// root), its sessionId and its type: a uuid alone is any log's
+		// (Hermes' trace events have uuid and parent_uuid).
 		return kindClaude
 	case claudeMetaTypes[sh.typ] && sh.hasAny(fSessionID|fMessageID):
 		return kindClaude
