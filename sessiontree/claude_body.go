@@ -225,8 +225,13 @@ func customContent(e *Entry, r *claudeRecord) (Blocks, error) {
 		if len(raw) == 0 {
 			raw = r.Content
 		}
-		t := untag(contentText(raw), "local-command-stdout", "local-command-stderr", "bash-stdout", "bash-stderr")
-		return textBlock(ansiCodes.ReplaceAllString(t, "")), nil
+		t, ok := untag(contentText(raw), "local-command-stdout", "local-command-stderr", "bash-stdout", "bash-stderr")
+		t = ansiCodes.ReplaceAllString(t, "")
+		switch {
+		case ok && strings.TrimSpace(t) == "":
+			t = "(no output)"
+		}
+		return textBlock(t), nil
 	case e.CustomType == "command caveat":
 		t := contentText(content)
 		if c, ok := tagged(t, "local-command-caveat"); ok {
@@ -241,18 +246,25 @@ func customContent(e *Entry, r *claudeRecord) (Blocks, error) {
 	return claudeBlocks(content)
 }
 
-// untag joins the text in any of the tags, or is s when it has none.
-func untag(s string, tags ...string) string {
+// untag joins the text in any of the tags, its lines' indentation kept
+// (found), or is s when it has none of them.
+func untag(s string, tags ...string) (text string, found bool) {
 	var parts []string
 	for _, t := range tags {
-		if in, ok := tagged(s, t); ok && in != "" {
-			parts = append(parts, in)
+		_, rest, ok := strings.Cut(s, "<"+t+">")
+		if !ok {
+			continue
+		}
+		found = true
+		inner, _, _ := strings.Cut(rest, "</"+t+">")
+		if inner = strings.Trim(strings.TrimRight(inner, " \t\r\n"), "\r\n"); inner != "" {
+			parts = append(parts, inner)
 		}
 	}
-	if len(parts) == 0 {
-		return s
+	if !found {
+		return s, false
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, "\n"), true
 }
 
 // ansiCodes are the terminal's colour and style sequences Claude Code
