@@ -1,8 +1,11 @@
 // Package export is the one pipeline every page and Markdown export goes
 // through, for `canopy export` and for each page of an archive alike:
 //
-//	Load → Scope → Redact → Render (or Markdown) → Write
+//	Load → Scope → Redact → Subagents → Render (or Markdown) → Write
 //
+// (Subagents, for a page that asks for them: a Claude Code session's
+// subagents, each cut and redacted as the session is, grafted into its
+// tree: subagents.go.)
 // Each step is a function of its own, taking a context (once it is done,
 // a step stops with ErrInterrupted) and returning what the callers
 // report. Prepare runs the steps between loading and rendering; Export
@@ -34,6 +37,10 @@ type Options struct {
 	// Page is how the page looks (Theme, Title, NoSource, Version, Nav);
 	// Prepare fills in its Leaf, Omitted and OriginalSHA256.
 	Page render.Options
+	// Subagents: a Claude Code session's subagents, in the files beside
+	// it and in its own, are drawn under the calls that ran them, cut
+	// and redacted as the session is (addSubagents).
+	Subagents bool
 	// Archived: the page is one of an archive's. The archive's manifest,
 	// not the page, gives the original file's hash, and the page's note on
 	// redaction gives no count, as archive pages always have (a count
@@ -48,10 +55,16 @@ type Prepared struct {
 	Leaf    *sessiontree.Entry   // in Session
 	Page    render.Options
 	Report  *RedactionReport // what redaction replaced; nil without a Redactor
+	// Notices are what preparing it found to tell: problems in its
+	// subagents' files, subagents left out.
+	Notices []string
 }
 
-// Prepare cuts s to o.Scope and redacts it: the steps between Load and
-// Render. Its errors do not name s's file; the caller does.
+// Prepare cuts s to o.Scope and redacts it, and with o.Subagents grafts
+// its subagents, cut and redacted alike, into the session prepared: the
+// steps between Load and Render. When it grafted subagents, closing
+// p.Session closes their files. Its errors do not name s's file; the
+// caller does.
 func Prepare(ctx context.Context, s *sessiontree.Session, o Options) (*Prepared, error) {
 	page := o.Page
 	page.Omitted = append([]string(nil), o.Page.Omitted...)
@@ -74,12 +87,25 @@ func Prepare(ctx context.Context, s *sessiontree.Session, o Options) (*Prepared,
 			return nil, err
 		}
 		report := NewRedactionReport(cut.Session, rep)
-		n := report.Total()
+		p.Session, p.Leaf, p.Report = red, sameEntry(red, cut.Leaf), &report
+	}
+	if o.Subagents {
+		d, err := addSubagents(ctx, s, p, o)
+		if err != nil {
+			return nil, err
+		}
+		page.Omitted = append(page.Omitted, d.omitted...)
+		p.Notices = d.notices
+		if p.Report != nil {
+			mergeReports(p.Report, d.reports)
+		}
+	}
+	if p.Report != nil {
+		n := p.Report.Total()
 		if o.Archived {
 			n = -1
 		}
 		page.Omitted = append(page.Omitted, SecretsNote(n))
-		p.Session, p.Leaf, p.Report = red, sameEntry(red, cut.Leaf), &report
 	}
 	page.Leaf = p.Leaf
 	p.Page = page
@@ -146,6 +172,8 @@ func Export(ctx context.Context, j Job) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.File, err)
 	}
+	defer p.Session.Close() // and the subagents' sessions grafted into it
+	j.notify(p.Notices...)
 	if p.Report != nil {
 		j.notify(RedactionSummary(*p.Report, "redacted")...)
 		if j.ReportPath != "" {

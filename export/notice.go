@@ -49,10 +49,7 @@ func RedactionSummary(rep RedactionReport, verb string) []string {
 	where := map[string][]string{}
 	seen := map[string]bool{}
 	for _, f := range rep.Findings {
-		place := f.EntryID
-		if place == "" {
-			place = fmt.Sprintf("line %d", f.Line)
-		}
+		place := placeOf(f)
 		if key := f.Kind + "\x00" + place; !seen[key] {
 			seen[key] = true
 			where[f.Kind] = append(where[f.Kind], place)

@@ -43,6 +43,9 @@ type ReportedFinding struct {
 	Marker  string `json:"marker"`
 	Line    int    `json:"line"`
 	EntryID string `json:"entryId,omitempty"` // "" for the header
+	// File is the subagent's transcript the finding is in (Line and
+	// EntryID are its); "" for the session's own file.
+	File string `json:"file,omitempty"`
 }
 
 // NewRedactionReport names the entry of every finding in s, the session

@@ -21,6 +21,9 @@ type entryContext struct {
 	// *sessiontree.Entry) whose calls are shown by results drawn apart
 	// from its cards (callArgs).
 	callTables sync.Map
+	// convs holds, for each grafted conversation drawn in its call's
+	// card (a subagent's: see subagents.go), what is drawn there.
+	convs map[*sessiontree.Graft]*conversation
 }
 
 // newEntryContext is the first of the two passes over a session, and it
@@ -40,6 +43,9 @@ func newEntryContext(s *sessiontree.Session, order []int) *entryContext {
 				ec.rows[i].flags |= flagEmbedded
 			}
 		}
+	}
+	if len(s.Grafts()) > 0 {
+		ec.markConversations()
 	}
 	return ec
 }

@@ -19,6 +19,9 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "JSON", true)
 		r.orphanResults(ec, v, e)
+		if ec.convs != nil {
+			r.orphanSubagents(ec, v, e)
+		}
 		return v
 	}
 	switch e.Type {
@@ -62,6 +65,9 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 	}
 	r.orphanResults(ec, v, e)
+	if ec.convs != nil {
+		r.orphanSubagents(ec, v, e)
+	}
 	return v
 }
 
@@ -74,9 +80,15 @@ func (r *Renderer) compactionView(ec *entryContext, v *entryView, e *sessiontree
 	// (all of the path before the compaction when that entry is not on
 	// it): count them with the depths computed once, walking only from
 	// the compaction up to the kept entry, not to the root.
-	before := ec.depth[e.Index]
+	var base int32 // the depth of the conversation's root
+	if g := ec.s.GraftOf(e); g != nil {
+		// A subagent's compaction: what its model no longer saw is of
+		// its own conversation, which starts at its root.
+		base = ec.depth[g.Root.Index]
+	}
+	before := ec.depth[e.Index] - base
 	var kept *sessiontree.Entry
-	if k := ec.s.Entry(e.FirstKeptID); k != nil && ec.depth[k.Index] < before {
+	if k := ec.s.Entry(e.FirstKeptID); k != nil && ec.depth[k.Index] >= base && ec.depth[k.Index] < ec.depth[e.Index] {
 		p := e.Parent
 		for p != nil && ec.depth[p.Index] > ec.depth[k.Index] {
 			p = p.Parent
@@ -88,7 +100,7 @@ func (r *Renderer) compactionView(ec *entryContext, v *entryView, e *sessiontree
 	if kept == nil {
 		v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before this point, only this summary.", before)})
 	} else {
-		dropped := ec.depth[kept.Index]
+		dropped := ec.depth[kept.Index] - base
 		v.Notes = append(v.Notes, note{"info", fmt.Sprintf("From here on the model no longer saw the %d entries before %s; it saw this summary, then the entries from %s on.", dropped, kept.ID, kept.ID)})
 	}
 	v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
@@ -245,6 +257,9 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 			tv := r.toolView(blk.Name, a, res, resultID)
 			if res == nil {
 				tv.Pending = true
+			}
+			if ec.convs != nil {
+				tv.Agents = r.subagentViews(ec, v, e, blk.ID, a)
 			}
 			v.Parts = append(v.Parts, part{Tool: tv})
 		default:

@@ -3,6 +3,8 @@ package render
 import (
 	"html/template"
 	"strings"
+
+	"canopy/sessiontree"
 )
 
 // entryView is what the templates need to draw one entry.
@@ -16,6 +18,8 @@ type entryView struct {
 	Notes   []note // flags under the entry: errors, aborts, hidden-from-user, …
 	Meta    string // small print: model, tokens
 	Silent  bool   // a silent turn (NO_REPLY, HEARTBEAT_OK), never delivered to the user
+
+	grafts []*sessiontree.Graft // the conversations its cards draw (subagentViews)
 }
 
 // part is one piece of an entry's body, in order. Exactly one field is
@@ -55,7 +59,8 @@ type toolView struct {
 	Input    []part // arguments, as the tool's renderer shows them
 	Output   []part // the result
 	IsError  bool
-	Pending  bool // no result found
+	Pending  bool            // no result found
+	Agents   []*subagentView // the subagents' conversations the call ran
 }
 
 // domID is an entry id as an HTML id attribute can hold it, and as the

@@ -131,7 +131,27 @@ func writeTool(w *bytes.Buffer, t *toolView) {
 	if t.Pending {
 		w.WriteString(`<p class="note note-info">no result recorded</p>`)
 	}
+	for _, a := range t.Agents {
+		writeSubagent(w, a)
+	}
 	w.WriteString(`</div>`)
+}
+
+// writeSubagent writes a subagent's conversation in its call's card: a
+// <details class="subagent"> of its entries, as the "tool" template does.
+func writeSubagent(w *bytes.Buffer, a *subagentView) {
+	w.WriteString(`<details class="subagent"><summary>`)
+	htmlEscape(w, a.Summary)
+	w.WriteString(`</summary>`)
+	for _, v := range a.Entries {
+		writeEntry(w, v)
+	}
+	if a.Note != "" {
+		w.WriteString(`<p class="note note-info">`)
+		htmlEscape(w, a.Note)
+		w.WriteString(`</p>`)
+	}
+	w.WriteString(`</details>`)
 }
 
 // writeFold writes a fold as a <details> of the class: open when open is

@@ -84,6 +84,10 @@ func TestEntryWriterMatchesTemplate(t *testing.T) {
 		{JSON: fd}, {JSON: &fold{Summary: nasty}}, {Diff: "<del>d</del>"}, {Text: "t"}, {Note: nasty},
 		{Tool: &toolView{ResultID: nasty, Name: nasty, Class: nasty, Summary: nasty, Input: []part{{Code: "i"}, {Note: "n"}}, Output: []part{{Text: "o"}}, IsError: true}},
 		{Tool: &toolView{Name: "read", Class: "tool-read", Pending: true}},
+		{Tool: &toolView{Name: "Task", Class: "tool-other", Agents: []*subagentView{
+			{Summary: nasty, Entries: []*entryView{{ID: nasty, Kind: "user", Heading: nasty, Parts: []part{{Text: "t"}, {Tool: &toolView{Name: "x",
+				Agents: []*subagentView{{Summary: "nested", Note: nasty}}}}}}, {ID: "y"}}},
+			{Summary: "none"}}}},
 	}
 	for _, v := range []*entryView{
 		{},
@@ -112,7 +116,8 @@ func FuzzEntryWriter(f *testing.F) {
 		v := &entryView{ID: id, Kind: kind, Heading: heading, Label: label, Meta: meta, Time: text,
 			Notes: []note{{kind, text}},
 			Parts: []part{{Thinking: &fold{Summary: text, HTML: template.HTML("<p>x</p>")}},
-				{Tool: &toolView{ResultID: id, Name: kind, Class: label, Summary: text}}, {Note: meta}}}
+				{Tool: &toolView{ResultID: id, Name: kind, Class: label, Summary: text,
+					Agents: []*subagentView{{Summary: text, Note: meta, Entries: []*entryView{{ID: id, Heading: heading}}}}}}, {Note: meta}}}
 		var got bytes.Buffer
 		writeEntry(&got, v)
 		if want := templateEntry(t, r, v); got.String() != want {

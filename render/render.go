@@ -12,9 +12,11 @@
 // its pictures replaced by markers (source.go, images.go, spool.go). One
 // entry's view (entryview.go) is built in entries.go and tools.go from what
 // the whole session tells (context.go, which pairs calls with results
-// through sessiontree.PairCalls); its text in markdown.go (plainmd.go),
-// highlight.go, ansi.go, diff.go, json.go and escape.go; and it is written
-// as templates/entry.html writes it (entrywriter.go).
+// through sessiontree.PairCalls, and subagents.go, which draws a grafted
+// subagent's conversation in the card of the call that ran it); its text
+// in markdown.go (plainmd.go), highlight.go, ansi.go, diff.go, json.go and
+// escape.go; and it is written as templates/entry.html writes it
+// (entrywriter.go).
 package render
 
 import (

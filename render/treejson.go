@@ -20,6 +20,10 @@ type treeData struct {
 	Kinds   treeColumn     `json:"k"`
 	Labels  map[int]string `json:"l"`
 	Leaf    int            `json:"leaf"` // -1 when there is none
+	// Convs: the conversation of each entry, 0 for the session's own,
+	// k for its k-th grafted one (a subagent's); only for a session with
+	// grafted conversations.
+	Convs *treeColumn `json:"c,omitzero"`
 }
 
 // treeColumn is one of treeData's arrays: n items, made as they are
@@ -80,6 +84,14 @@ func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, 
 	}
 	if leaf != nil {
 		t.Leaf = pos[leaf.Index]
+	}
+	if grafts := s.Grafts(); len(grafts) > 0 {
+		conv := make(map[*sessiontree.Graft]int64, len(grafts))
+		for k, g := range grafts {
+			conv[g] = int64(k) + 1
+		}
+		c := column(func(e *sessiontree.Entry) jsontext.Token { return jsontext.Int(conv[s.GraftOf(e)]) })
+		t.Convs = &c
 	}
 	return json.MarshalWrite(w, &t, treeJSONOptions)
 }

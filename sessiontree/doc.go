@@ -25,7 +25,10 @@
 // A Claude Code session's subagents are found beside it and tied to the
 // calls that ran them by LoadSubagents (subagents.go,
 // subagents_load.go); those written into the session's own file are its
-// Sidechains (claude_agents.go).
+// Sidechains (claude_agents.go). Either kind can be grafted into the
+// session's tree, under the call that ran it (graft.go,
+// graft_subagents.go): one tree, whose entries' ids stay unique, each
+// reading its bytes from its own file.
 //
 // # The rules, as this package applies them
 //
@@ -62,6 +65,14 @@
 // Children are sorted by timestamp, to the millisecond, oldest first, with
 // a stable sort: equal timestamps keep file order, and an entry whose
 // timestamp does not parse sorts with the sibling before it.
+//
+// Grafts. A grafted conversation's roots become children of the call's
+// entry, sorted among its children by the rule above (its entries come
+// after the session's in file order); one that no call ran has its roots
+// after the session's. A conversation is not grafted when one of its ids
+// is already the session's, or when its call is inside it: the tree never
+// gains a cycle, and joining trees walks nothing (a union-find). Grafting
+// changes neither the leaf nor the labels of the session's own entries.
 //
 // Leaf. The last entry in file order. A Flue document stores its leaf:
 // leafId null means no leaf (an empty path and context); one that names no

@@ -103,6 +103,19 @@ type Session struct {
 	noDetail    *Detail      // shared by every entry without detail fields
 	stored      *storedLeaf  // the leaf the input stores, for formats that store one
 	src         *source      // where the entries' bytes are
+
+	// Grafted conversations (graft.go): the sessions whose entries were
+	// appended (closed with s), each conversation, those under each call
+	// entry, and by entry index the conversation it is in (index+1 into
+	// grafts; 0: the session's own). top is the union-find of the trees
+	// that sidechain grafts join (joinTrees). graftedInto: s was grafted
+	// into another session, which owns it now.
+	grafted     []*Session
+	grafts      []*Graft
+	graftsAt    map[*Entry][]*Graft
+	graftOf     []int32
+	top         []int32
+	graftedInto bool
 }
 
 // storedLeaf is the leaf a format that stores one (Flue) names, or that a

@@ -201,18 +201,25 @@ func (e *Entry) withRaw(f func(jsontext.Value) error) error {
 	return f(raw)
 }
 
-// Close closes the file a session was loaded from. Entries cannot be read
-// again after it (Raw, Decode and SourceReader fail). It does nothing for
-// a session loaded from memory.
+// Close closes the file a session was loaded from, and those of the
+// sessions grafted into it (Graft). Entries cannot be read again after it
+// (Raw, Decode and SourceReader fail). It does nothing for a session
+// loaded from memory, nor the second time.
 func (s *Session) Close() error {
+	var errs []error
+	for _, g := range s.grafted {
+		errs = append(errs, g.Close())
+	}
 	if s.src == nil || s.src.close == nil {
-		return nil
+		return errors.Join(errs...)
 	}
 	c := &s.src.cache
 	c.mu.Lock()
 	clear(c.slot[:])
 	c.mu.Unlock()
-	return s.src.close()
+	closeFile := s.src.close
+	s.src.close = nil
+	return errors.Join(append(errs, closeFile())...)
 }
 
 // Err returns the first error met reading the session's input again after
@@ -221,6 +228,11 @@ func (s *Session) Close() error {
 // malformed entry by most callers (they show its JSON instead); whoever
 // makes something of a whole session checks Err before trusting it.
 func (s *Session) Err() error {
+	for _, g := range s.grafted {
+		if err := g.Err(); err != nil {
+			return err
+		}
+	}
 	if s.src == nil {
 		return nil
 	}

@@ -10,7 +10,7 @@
  * tryShow, which wait (pending) for entries that have not arrived; and
  * pump, which takes in the chunks as the parser adds them (watcher).
  *
- * Relies on: prologue.js (doc, T, n, P, FL, F_EMBEDDED, kids); store.js
+ * Relies on: prologue.js (doc, T, n, P, FL, CONV, F_EMBEDDED, kids); store.js
  * (main, edgeTop, edgeEnd, the chunks, loaded, storeDone, storeLoc,
  * available, htmlOf, elements, elementsFor); search.js (lowChunks,
  * lowChunk, searchPartial); workers.js (finder, startFinderSoon, seal);
@@ -29,6 +29,12 @@
     el.querySelectorAll(".tool[id]").forEach(function (card) {
       addLinkButton(card.firstElementChild, "Copy a link to this result");
     });
+    // A subagent's entries, drawn in the card of the call that ran it.
+    if (CONV) el.querySelectorAll("details.subagent article.entry").forEach(function (a) {
+      addLinkButton(a.firstElementChild, "Copy a link to this entry");
+      nameEntry(a, 3);
+      if (/\bk-(compaction|branch-summary)\b/.test(a.className)) foldSummary(a);
+    });
     readable(el);
   }
   // readable names what a screen reader or a keyboard meets in an entry:
@@ -36,13 +42,7 @@
   // that scroll sideways (reachable by Tab), task-list boxes and pictures;
   // and makes a summary's text a fold below the card's title.
   function readable(el) {
-    var head = el.firstElementChild, title = head && head.firstElementChild;
-    if (title && title.tagName === "B") {
-      title.setAttribute("role", "heading");
-      title.setAttribute("aria-level", "2");
-      var time = head.querySelector("time");
-      el.setAttribute("aria-label", title.textContent + (time && time.textContent ? ", " + time.textContent : ""));
-    }
+    var title = nameEntry(el, 2);
     // One walk over the entry's elements of interest (a click builds a
     // window of entries at once).
     var found = el.querySelectorAll("pre, .diff-wrap, .md table, a[href], input[type=checkbox], img.image");
@@ -65,6 +65,18 @@
       }
     }
     if (/\bk-(compaction|branch-summary)\b/.test(el.className)) foldSummary(el);
+  }
+  // nameEntry names an entry's article by its heading, a heading of the
+  // level given, and returns the heading.
+  function nameEntry(el, level) {
+    var head = el.firstElementChild, title = head && head.firstElementChild;
+    if (title && title.tagName === "B") {
+      title.setAttribute("role", "heading");
+      title.setAttribute("aria-level", String(level));
+      var time = head.querySelector("time");
+      el.setAttribute("aria-label", title.textContent + (time && time.textContent ? ", " + time.textContent : ""));
+    }
+    return title;
   }
   // foldSummary puts a compaction's or a branch summary's text in a fold
   // (open) and ranks its headings below the card's title.
@@ -99,8 +111,14 @@
     return path.reverse();
   }
 
+  // newestLeaf follows the newest child down; from a call that ran a
+  // subagent, the newest that goes on in the call's own conversation.
   function newestLeaf(pos) {
-    while (kids[pos]) pos = kids[pos][kids[pos].length - 1];
+    while (kids[pos]) {
+      var k = kids[pos], c = k.length - 1;
+      if (CONV) while (c > 0 && CONV[k[c]] !== CONV[pos]) c--;
+      pos = k[c];
+    }
     return pos;
   }
 

@@ -4,8 +4,8 @@
  * (updateURL, linkTo); the notice line (notice); and navigate, which
  * shows the path to a leaf and selects and scrolls to a target.
  *
- * Relies on: prologue.js (doc, T, domId, noticeEl); store.js (elements);
- * conversation.js (state, shown, lo, hi, showPath); tree.js
+ * Relies on: prologue.js (doc, T, domId, noticeEl); store.js (elements,
+ * main); conversation.js (state, shown, lo, hi, showPath); tree.js
  * (renderTree, unfold).
  */
   function entryElement(pos) {
@@ -18,6 +18,9 @@
     lastTarget = null;
     var el = pos >= 0 ? entryElement(pos) : null;
     if (el) {
+      // An entry in a fold (a subagent's, in the card of the call that
+      // ran it): the folds around it open.
+      for (var d = el.parentElement; d && d !== main; d = d.parentElement) if (d.tagName === "DETAILS") d.open = true;
       el.classList.add("target");
       lastTarget = el;
       if (scroll) {

@@ -2,7 +2,8 @@
  * prologue.js: the opening of the page's one closure (the script's
  * description, "(function () {", "use strict") and what every part
  * shares: doc and root; the row flags (F_*, as render/view.go writes
- * them) and ROW_H; the tree data T, with n, P, FL, TXT, KIND and LBL;
+ * them) and ROW_H; the tree data T, with n, P, FL, TXT, KIND, LBL and
+ * CONV;
  * byId, byDomId and domId (entry ids to positions, and to element ids);
  * the search text's readers (texts, plainText, attrEscape);
  * posOfElement; kids (each entry's children); and the page's elements
@@ -26,6 +27,10 @@
 
   var T = JSON.parse(doc.getElementById("tree-data").textContent);
   var n = T.id.length, P = T.p, FL = T.f, TXT = T.t, KIND = T.k, LBL = T.l || {};
+  // CONV: each entry's conversation (0: the session's own, k: a
+  // subagent's, grafted under the call that ran it); null when the
+  // session has only its own.
+  var CONV = T.c || null;
   var byId = new Map();
   for (var i = 0; i < n; i++) byId.set(T.id[i], i);
   // An entry's element has the id "entry-" + domId(id): HTML holds no NUL

@@ -7,7 +7,7 @@
  * readers of an entry's search text that the workers share (it uses
  * nothing around it: workers.js runs its source); and cardText.
  *
- * Relies on: prologue.js (T, n, P, FL, TXT, LBL, F_EMBEDDED, byId,
+ * Relies on: prologue.js (T, n, P, FL, TXT, LBL, CONV, F_EMBEDDED, byId,
  * byDomId, domId, texts, plainText, attrEscape); store.js (pathIdx,
  * pathPos, pathChunks, chunkAt, storeLoc, available, htmlOf,
  * articleStarts, liftPictures, tpl); conversation.js (state); filter.js
@@ -53,10 +53,14 @@
   // draw results (<div ... id="entry-id"> to the </div> closing it).
   function cardsIn(h) {
     var re = /<(\/?)div\b/g, open = [], m, at, end, id, pos;
+    // A card ends at the subagents' conversations it draws after its
+    // result (see cardSpan): where they start, in order.
+    var subs = [], s = CONV ? h.indexOf('<details class="subagent"') : -1;
+    for (; s >= 0; s = h.indexOf('<details class="subagent"', s + 1)) subs.push(s);
     while ((m = re.exec(h))) {
       if (m[1]) {
         var o = open.pop();
-        if (o && o[1] >= 0 && cardAt[o[1]] === undefined) cardAt[o[1]] = [o[0], m.index];
+        if (o && o[1] >= 0 && cardAt[o[1]] === undefined) cardAt[o[1]] = [o[0], subs.length ? firstAfter(subs, o[0], m.index) : m.index];
         continue;
       }
       pos = -1;
@@ -68,6 +72,13 @@
       }
       open.push([m.index, pos]);
     }
+  }
+  // firstAfter is the first of the sorted list at or after from, if
+  // before to; else to.
+  function firstAfter(list, from, to) {
+    var a = 0, b = list.length;
+    while (a < b) { var m = (a + b) >> 1; if (list[m] < from) a = m + 1; else b = m; }
+    return a < list.length && list[a] < to ? list[a] : to;
   }
   function attrUnescape(s) {
     return s.indexOf("&") < 0 ? s : s.replace(/&(amp|lt|gt|#39|#34|#43);/g, function (m, e) {
@@ -180,20 +191,9 @@
     if (c === undefined) c = cardAt[pos] = cardRange(lc.low, T.id[pos], from, to);
     return c;
   }
-  // cardRange: where the tool card of result id is in h[from..to) (the
-  // caller's HTML), or null.
-  function cardRange(h, id, from, to) {
-    var at = h.indexOf(' id="entry-' + attrEscape(domId(id)) + '"', from);
-    var start = at < 0 || at >= to ? -1 : h.lastIndexOf("<div", at);
-    if (start < from) return null;
-    var re = /<(\/?)div\b/g, depth = 0, m;
-    re.lastIndex = start;
-    while ((m = re.exec(h)) && m.index < to) {
-      depth += m[1] ? -1 : 1;
-      if (!depth) return [start, m.index];
-    }
-    return [start, to];
-  }
+  // cardRange: where the tool card of result id (or the article of a
+  // subagent's entry) is in h[from..to) (the caller's HTML), or null.
+  function cardRange(h, id, from, to) { return texts.cardSpan(h, domId(id), from, to, !!CONV); }
 
   var cardsOf = null; // see cardsByCaller
   function hay(pos) {
@@ -213,7 +213,7 @@
         var emb = (cardsOf || (cardsOf = texts.cardsByCaller(n, P, FL, F_EMBEDDED))).get(pos);
         if (emb) {
           // As the search workers: its own text, then each card's.
-          var oc = texts.ownAndCards(htmlOf(pos) || "", emb.map(function (e) { return domId(T.id[e]); }));
+          var oc = texts.ownAndCards(htmlOf(pos) || "", emb.map(function (e) { return domId(T.id[e]); }), !!CONV);
           text = oc.own;
           oc.cards.forEach(function (t) { if (t !== null) cards += "\n" + t.toLowerCase(); });
         } else {
@@ -254,26 +254,58 @@
         return { "&": "&amp;", "'": "&#39;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "+": "&#43;" }[c];
       });
     }
+    // entryStarts: where the entries start in a chunk's text. Every entry
+    // is one <article>, and "<" in session text is "&lt;": "<article "
+    // starts an entry and nothing else. With subagents (nested), the
+    // entries of a subagent's conversation are articles inside the entry
+    // of the call that ran it: only those at the top level start one.
+    function entryStarts(text, nested) {
+      var starts = [], depth = 0, open = text.indexOf("<article ");
+      var close = nested ? text.indexOf("</article>") : -1;
+      while (open >= 0) {
+        if (close >= 0 && close < open) {
+          if (depth > 0) depth--;
+          close = text.indexOf("</article>", close + 10);
+          continue;
+        }
+        if (!depth) starts.push(open);
+        if (nested) depth++;
+        open = text.indexOf("<article ", open + 9);
+      }
+      return starts;
+    }
     // cardText is the text of the tool card whose element id is "entry-" +
     // domID in the caller's HTML: from its <div ... id="entry-id"> to the
     // </div> closing it; null if it is not there as our HTML writes it.
-    function cardText(html, domID) {
-      var sp = cardSpan(html, domID);
+    function cardText(html, domID, nested) {
+      var sp = cardSpan(html, domID, 0, html.length, nested);
       return sp ? plainText(html.slice(sp[0], sp[1])) : null;
     }
-    // cardSpan is where that card is in html: [start, end), end at the
-    // "</div" that closes it; null if it is not there.
-    function cardSpan(html, domID) {
-      var at = html.indexOf(' id="entry-' + attrEscape(domID) + '"');
-      var start = at < 0 ? -1 : html.lastIndexOf("<div", at);
-      if (start < 0) return null;
-      var re = /<(\/?)div\b/g, depth = 0, m;
+    // cardSpan is where that card is in html[from..to): [start, end), end
+    // at the "</div" that closes it, or (nested: a page with subagents) at
+    // the subagents' conversations the card draws after the call's result
+    // (their entries have their own text); null if it is not there. A
+    // subagent's entry is an <article id="entry-id">: its span ends at its
+    // "</article".
+    var SUB = '<details class="subagent"';
+    function cardSpan(html, domID, from, to, nested) {
+      var at = html.indexOf(' id="entry-' + attrEscape(domID) + '"', from);
+      var start = at < 0 || at >= to ? -1 : html.lastIndexOf("<", at);
+      if (start < from) return null;
+      var article = html.startsWith("<article", start);
+      var re = article ? /<(\/?)article\b/g : /<(\/?)div\b/g, depth = 0, m;
       re.lastIndex = start;
-      while ((m = re.exec(html))) {
+      while ((m = re.exec(html)) && m.index < to) {
         depth += m[1] ? -1 : 1;
-        if (!depth) return [start, m.index];
+        if (depth) continue;
+        var end = m.index;
+        if (nested && !article) {
+          var sub = html.substring(start, end).indexOf(SUB);
+          if (sub >= 0) end = start + sub;
+        }
+        return [start, end];
       }
-      return [start, html.length];
+      return [start, to];
     }
     // hay is an entry's search text: its label, its row's text and the
     // text of its HTML, lower-cased.
@@ -287,9 +319,9 @@
     // into a card or from a card into the next, where the page shows
     // separate boxes (and the quick search, which reads the HTML between
     // its tags, finds none either).
-    function ownAndCards(h, domIDs) {
+    function ownAndCards(h, domIDs, nested) {
       var spans = [], cards = domIDs.map(function (id) {
-        var sp = cardSpan(h, id);
+        var sp = cardSpan(h, id, 0, h.length, nested);
         if (sp) spans.push(sp);
         return sp ? plainText(h.slice(sp[0], sp[1])) : null;
       });
@@ -316,10 +348,11 @@
       }
       return m;
     }
-    return { plainText: plainText, attrEscape: attrEscape, cardText: cardText, hay: hay, ownAndCards: ownAndCards, cardsByCaller: cardsByCaller };
+    return { plainText: plainText, attrEscape: attrEscape, entryStarts: entryStarts, cardText: cardText, cardSpan: cardSpan,
+      hay: hay, ownAndCards: ownAndCards, cardsByCaller: cardsByCaller };
   }
   function cardText(html, id) {
-    var t = texts.cardText(html, domId(id));
+    var t = texts.cardText(html, domId(id), !!CONV);
     if (t !== null) return t;
     // Not found as written: ask the parser.
     tpl.innerHTML = html;

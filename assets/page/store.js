@@ -8,7 +8,7 @@
  * elementsFor), with their pictures lifted out of the HTML before it is
  * parsed (liftPictures) and shown from blob: URLs (pictureURL).
  *
- * Relies on: prologue.js (doc, T, n, FL, F_EMBEDDED); conversation.js
+ * Relies on: prologue.js (doc, T, n, FL, CONV, F_EMBEDDED, texts); conversation.js
  * (pathTo, decorate, expandOutputs; pump fills the chunks); toolbar.js
  * (openOutputs).
  */
@@ -70,14 +70,9 @@
     }
     return a;
   }
-  // articleStarts: where the entries start in a chunk's text. Every entry
-  // is one <article>, and "<" in session text is "&lt;": "<article "
-  // starts an entry and nothing else.
-  function articleStarts(text) {
-    var starts = [];
-    for (var at = text.indexOf("<article "); at >= 0; at = text.indexOf("<article ", at + 9)) starts.push(at);
-    return starts;
-  }
+  // articleStarts: where the entries start in a chunk's text (see
+  // searchTexts' entryStarts, which the search workers share).
+  function articleStarts(text) { return texts.entryStarts(text, !!CONV); }
   // cutEntries: the entries' HTML, cut from the chunk's text (no copy).
   function cutEntries(text, starts) {
     return starts.map(function (from, k) { return text.slice(from, k + 1 < starts.length ? starts[k + 1] : text.length); });

@@ -10,7 +10,7 @@
  * events: scroll and resize, click, keys and focus (activate; Tab after a
  * chosen row goes on in its entry).
  *
- * Relies on: prologue.js (doc, T, n, P, FL, TXT, KIND, LBL, kids, byId,
+ * Relies on: prologue.js (doc, T, n, P, FL, TXT, KIND, LBL, CONV, kids, byId,
  * ROW_H, treeEl, statusEl, searchEl, emptyEl, sidebar); conversation.js
  * (state, onPath, newestLeaf); navigation.js (navigate, entryElement);
  * filter.js (the row arrays and R_* bits, folded, hideF, needF,
@@ -105,6 +105,7 @@
         rGut[r] = gut;
         var first = vfirst[pos];
         if (first < 0) break;
+        if (CONV && sideBranches(pos, first, ind, bits, level, gut, di)) break;
         var branch = vnext[first] >= 0;
         if (branch) rBits[r] |= folded[pos] ? R_PARENT | R_FOLDED : R_PARENT;
         if (branch && folded[pos]) break;
@@ -123,6 +124,34 @@
     }
     setPositions();
     showCounts();
+
+    // sideBranches lays out the children of pos's row when some are in
+    // another conversation (a subagent's, run by a call of pos) and at
+    // most one goes on in pos's own: those are branches of it, below it
+    // and a level deeper (folded with it), and the one in pos's own goes on
+    // after them as an only child would, not a level deeper: a session
+    // whose every other call ran a subagent does not drift to the right.
+    // It pushes them on the stack and says whether it did.
+    function sideBranches(pos, first, ind, bits, level, gut, di) {
+      var own = -1, owns = 0, side = [], c;
+      for (c = first; c >= 0; c = vnext[c]) {
+        if (CONV[c] === CONV[pos]) { own = c; owns++; } else side.push(c);
+      }
+      if (!side.length || owns > 1) return false;
+      rBits[rowCount - 1] |= folded[pos] ? R_PARENT | R_FOLDED : R_PARENT;
+      var indent = ((bits & S_JB) && ind > 0) ? ind + 1 : ind;
+      var gutters = ((bits & R_CONN) && !(bits & R_VROOT)) ? { position: Math.max(0, di - 1), show: !(bits & R_LAST), up: gut } : gut;
+      if (own >= 0) { // popped last: after the branches
+        sPos[sp] = own; sIndent[sp] = indent; sBits[sp] = R_LAST; sLevel[sp] = level; sGut[sp] = gutters; sp++;
+      }
+      if (folded[pos]) return true;
+      side = side.filter(function (x) { return onPath[x]; }).concat(side.filter(function (x) { return !onPath[x]; }));
+      for (c = side.length - 1; c >= 0; c--, sp++) {
+        sPos[sp] = side[c]; sIndent[sp] = indent + 1; sBits[sp] = S_JB | R_CONN | (c === side.length - 1 ? R_LAST : 0);
+        sLevel[sp] = level + 1; sGut[sp] = gutters;
+      }
+      return true;
+    }
   }
   // showCounts writes the status line (the rows shown: folded branches hide
   // theirs), says when a search found nothing, and enables the buttons

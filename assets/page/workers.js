@@ -32,20 +32,22 @@
   //
   // indexWorker is a worker's script: it uses nothing around it.
   function indexWorker(searchTexts, domId, F_EMBEDDED) {
-    var tx = searchTexts(), n = 0, ids, P, FL, TXT, LBL, cards, chunks = [], found, warm;
+    var tx = searchTexts(), n = 0, ids, P, FL, TXT, LBL, nested, cards, chunks = [], found, warm;
     self.onmessage = function (ev) {
       var d = ev.data;
       if (d.tree !== undefined) {
         var T = JSON.parse(d.tree);
         ids = T.id; P = T.p; FL = T.f; TXT = T.t; LBL = T.l || {}; n = ids.length;
+        nested = !!T.c; // subagents' entries inside their calls' entries
         found = new Uint8Array(n); // a term's hits (see find)
         warm = new Uint8Array(n);
         cards = tx.cardsByCaller(n, P, FL, F_EMBEDDED);
       } else if (d.html !== undefined) {
-        // As articleStarts: "<article " starts an entry and nothing else.
-        var parts = d.html.split("<article ");
-        if (parts.length - 1 === d.at.length) {
-          var cs = chunkIndex(parts, d.at);
+        // As articleStarts: "<article " starts an entry and nothing else
+        // (at the top level, with subagents).
+        var starts = tx.entryStarts(d.html, nested);
+        if (starts.length === d.at.length) {
+          var cs = chunkIndex(d.html, starts, d.at);
           chunks.push.apply(chunks, cs);
           // The first searches run the search's code cold: in a fresh
           // page, a keystroke's answer at 100,000 entries took 50-65 ms,
@@ -85,7 +87,7 @@
     // V8 searches at half the speed. In each text, from[k] is where entry
     // pos[k]'s text starts, body[k] where its HTML's text starts, owner[k]
     // the caller whose card it is (or -1); each text ends with a "\n".
-    function chunkIndex(parts, at) {
+    function chunkIndex(html, starts, at) {
       var narrow = newText(), wide = newText();
       function add(p, label, row, text, caller) {
         var head = ((label || "") + " " + row + " ").toLowerCase();
@@ -95,12 +97,12 @@
         into.o += t.length + 1;
       }
       for (var k = 0; k < at.length; k++) {
-        var p = at[k], h = "<article " + parts[k + 1], emb = cards.get(p);
+        var p = at[k], h = html.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : html.length), emb = cards.get(p);
         if (!emb) {
           add(p, LBL[p], TXT[p], tx.plainText(h), -1);
           continue;
         }
-        var oc = tx.ownAndCards(h, emb.map(function (e) { return domId(ids[e]); }));
+        var oc = tx.ownAndCards(h, emb.map(function (e) { return domId(ids[e]); }), nested);
         oc.cards.forEach(function (t, j) { if (t !== null) add(emb[j], LBL[emb[j]], TXT[emb[j]], t, p); });
         add(p, LBL[p], TXT[p], oc.own, -1);
       }

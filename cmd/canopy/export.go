@@ -19,7 +19,7 @@ import (
 	"canopy/sessiontree"
 )
 
-const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--redact [--redact-report FILE]] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]"
+const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--no-subagents] [--redact [--redact-report FILE]] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]"
 
 // exportFlags are runExport's flags, and the job they describe.
 type exportFlags struct {
@@ -30,6 +30,7 @@ type exportFlags struct {
 	cpuProfile          *string
 	limit               *int
 	noSource, redact    *bool
+	noSubagents         *bool
 	maxInput            *byteSize
 	job                 export.Job // the sharing flags are set in its Scope
 	markdown            bool       // --format markdown (set by check)
@@ -48,6 +49,7 @@ func newExportFlags() *exportFlags {
 	f.theme = fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
 	f.title = fs.String("title", "", "page title (default: the session name, else its id)")
 	f.noSource = fs.Bool("no-source", false, "do not embed the session file for download")
+	f.noSubagents = fs.Bool("no-subagents", false, "Claude Code: leave out the subagents' conversations (by default each is drawn under the call that ran it, from the files beside the session and from its own)")
 	cut := &f.job.Scope
 	fs.BoolVar(&cut.PathOnly, "path-only", false, "export only the path from the root to the leaf: no other branch is in the file at all")
 	fs.BoolVar(&cut.NoThinking, "no-thinking", false, "leave out thinking blocks")
@@ -195,7 +197,11 @@ func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
 		j.FromID = f.fromID
 	}
 	if f.markdown {
+		// Markdown is the conversation on one path: a subagent's shows
+		// as its call's result, as the session's file has it.
 		j.Markdown = &mdexport.Options{Link: *f.link, Limit: *f.limit, Version: version}
+	} else {
+		j.Subagents = !*f.noSubagents
 	}
 	if *f.redact {
 		r, err := redact.New()
@@ -215,7 +221,7 @@ func formatFlags(fs *pflag.FlagSet, markdown bool) string {
 	only := []string{"from", "link", "limit"} // Markdown's
 	other := "--format markdown"
 	if markdown {
-		only, other = []string{"theme", "title", "no-source"}, "HTML pages"
+		only, other = []string{"theme", "title", "no-source", "no-subagents"}, "HTML pages"
 	}
 	for _, f := range only {
 		if fs.Changed(f) {

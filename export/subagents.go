@@ -1,0 +1,108 @@
+package export
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"canopy/sessiontree"
+)
+
+// Subagents: a Claude Code session's subagents, read from the files
+// beside it (sessiontree.LoadSubagents), each cut as the session is (with
+// its own leaf) and redacted by the same Redactor, then grafted into the
+// prepared session's tree under the call that ran it, with the
+// sidechains of the session's own file (sessiontree.GraftSubagents). The
+// page then draws each under its call, with its own entries in the tree.
+
+// subagentsDone is what adding the subagents tells: the page's notes on
+// what was left out of them, the redaction reports of their files, and
+// notices (problems in their files, subagents left out).
+type subagentsDone struct {
+	omitted []string
+	reports []RedactionReport
+	notices []string
+}
+
+// addSubagents grafts the subagents of s (the session as loaded, read from
+// s.File) into p.Session, as o cuts and redacts s. A subagent with no call
+// is left out of a path-only cut (it is on no path). It fails only when
+// ctx is done.
+func addSubagents(ctx context.Context, s *sessiontree.Session, p *Prepared, o Options) (subagentsDone, error) {
+	var d subagentsDone
+	subs, err := sessiontree.LoadSubagents(s, s.File)
+	if err != nil {
+		d.notices = append(d.notices, fmt.Sprintf("%v: some subagents may be left out", err))
+	}
+	// GraftSubagents closes the subagents' sessions it does not graft;
+	// p.Session.Close closes the others.
+	prepare := func(x *sessiontree.Subagent) (*sessiontree.Session, error) {
+		if ctx.Err() != nil {
+			return nil, ErrInterrupted
+		}
+		if x.Call == nil && o.Scope.PathOnly {
+			return nil, nil
+		}
+		d.notices = append(d.notices, Diagnostics(x.Session)...)
+		cut, err := Scope(ctx, x.Session, x.Session.Leaf, o.Scope)
+		if err != nil {
+			return nil, err
+		}
+		for _, om := range cut.Omitted {
+			d.omitted = append(d.omitted, "in subagent "+agentName(x)+": "+om)
+		}
+		if o.Redactor == nil {
+			return cut.Session, nil
+		}
+		red, rep, err := Redact(ctx, cut.Session, o.Redactor)
+		if err != nil {
+			return nil, err
+		}
+		d.reports = append(d.reports, NewRedactionReport(cut.Session, rep))
+		return red, nil
+	}
+	for _, err := range p.Session.GraftSubagents(subs, prepare) {
+		d.notices = append(d.notices, err.Error())
+	}
+	if ctx.Err() != nil {
+		return d, ErrInterrupted
+	}
+	return d, nil
+}
+
+// agentName names a subagent in the page's notes: its agent id, else its
+// file's name.
+func agentName(x *sessiontree.Subagent) string {
+	if x.AgentID != "" {
+		return x.AgentID
+	}
+	return filepath.Base(x.Path)
+}
+
+// mergeReports adds the findings of the subagents' files to the session's
+// report: each names its file (ReportedFinding.File), and the kinds count
+// each file's distinct secrets (markers are numbered in each file).
+func mergeReports(into *RedactionReport, subs []RedactionReport) {
+	for _, r := range subs {
+		for _, f := range r.Findings {
+			f.File = r.File
+			into.Findings = append(into.Findings, f)
+		}
+		for k, n := range r.Kinds {
+			into.Kinds[k] += n
+		}
+	}
+}
+
+// placeOf is where a finding was, for a summary: its entry, else its
+// line, with the file's name when it is not the session's.
+func placeOf(f ReportedFinding) string {
+	place := f.EntryID
+	if place == "" {
+		place = fmt.Sprintf("line %d", f.Line)
+	}
+	if f.File != "" {
+		place += " (" + filepath.Base(f.File) + ")"
+	}
+	return place
+}
