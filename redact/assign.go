@@ -6,6 +6,7 @@
 package redact
 
 import (
+	"iter"
 	"regexp"
 	"strings"
 )
@@ -86,6 +87,9 @@ func genericValue(v, ident string) bool {
 			return false
 		}
 	}
+	if mixedCaseHex(v) || madeUpName(ident) {
+		return false
+	}
 	if weakIdent(ident) {
 		if !allIn(v, setBearer) || allIn(v, setHex) || isUUID(v) || !(lower && upper) {
 			return false
@@ -93,6 +97,65 @@ func genericValue(v, ident string) bool {
 	}
 	return true
 }
+
+// mixedCaseHex: hex digits in both cases (after an optional 0x). No
+// generated secret is written so: hex keys come in one case, and a base62
+// token of 16 characters or more holds a letter past f; an EIP-55 address
+// (public) or a hand-edited value is.
+func mixedCaseHex(v string) bool {
+	h := strings.TrimPrefix(v, "0x")
+	if !allIn(h, setHex) {
+		return false
+	}
+	lower, upper, _ := classes(h)
+	return lower && upper
+}
+
+// madeUpName: a name that says its value is not a real one, as tests
+// and documentation name their stand-ins: fakeToken, dummy_secret,
+// mockApiKey, bogusPassword, INVALID_KEY, nonMatchingToken.
+func madeUpName(ident string) bool {
+	prev := ""
+	for w := range identWords(ident) {
+		for _, m := range []string{"fake", "dummy", "mock", "mocked", "bogus", "invalid", "nonmatching"} {
+			if strings.EqualFold(w, m) {
+				return true
+			}
+		}
+		if strings.EqualFold(prev, "non") && strings.EqualFold(w, "matching") {
+			return true
+		}
+		prev = w
+	}
+	return false
+}
+
+// identWords yields the words of an identifier, split at anything not a
+// letter or digit (_ - . $) and where a lower case letter or a digit is
+// followed by an upper case one (camelCase).
+func identWords(ident string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := 0
+		for i := 0; i <= len(ident); i++ {
+			end := i == len(ident) || !isAlnum(ident[i]) ||
+				i > 0 && isUpper(ident[i]) && (isLower(ident[i-1]) || isDigit(ident[i-1]))
+			if !end {
+				continue
+			}
+			if i > start && !yield(ident[start:i]) {
+				return
+			}
+			start = i
+			if i < len(ident) && !isAlnum(ident[i]) {
+				start = i + 1
+			}
+		}
+	}
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // assignSeps are the separators between a name and its value, longest
 // first: shells, .env and YAML (= :), Go and Make (:= ::= :::= ?=), PHP

@@ -29,7 +29,36 @@ func placeholder(v string) bool {
 			run = 1
 		}
 	}
-	return best >= 8 && best*3 >= len(v)
+	return best >= 8 && best*3 >= len(v) || repeatedGroup(v)
+}
+
+// repeatedGroup: one group of 3 or more letters or digits, three times in
+// a row between separators, as templates fill the parts of a format:
+// 12345678-ABCD-ABCD-ABCD-..., xoxp-1234-1234-1234-..., XXXXX-XXXXX-XXXXX.
+// The parts of a real token (a team id, a user id, random blocks) differ.
+func repeatedGroup(v string) bool {
+	var prev string
+	n := 0
+	for i := 0; i < len(v); {
+		if !isAlnum(v[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(v) && isAlnum(v[j]) {
+			j++
+		}
+		if g := v[i:j]; len(g) >= 3 && g == prev {
+			n++
+			if n == 3 {
+				return true
+			}
+		} else {
+			prev, n = g, 1
+		}
+		i = j
+	}
+	return false
 }
 
 var placeholderWords = []string{"example", "xxxx", "****", "your_", "your-", "yourapikey", "yourtoken",
