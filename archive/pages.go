@@ -66,7 +66,10 @@ func (r *runner) makePages(rr *render.Renderer, b *build, redactor *redact.Redac
 			return
 		}
 		if sum == "" {
-			page := export.Options{Redactor: redactor, Archived: true,
+			// Subagents: a Claude Code session's page draws its subagents
+			// under the calls that ran them, as canopy export's does;
+			// their own pages are linked from it too (Nav).
+			page := export.Options{Redactor: redactor, Archived: true, Subagents: true,
 				Page: render.Options{Version: o.Version, Nav: b.navs[i], Title: s.Title}}
 			var werr error
 			sum, m.perr[i], werr = renderPage(ctx, rr, b.srcs[i], page, dest)

@@ -34,6 +34,14 @@ func addSubagents(ctx context.Context, s *sessiontree.Session, p *Prepared, o Op
 	if err != nil {
 		d.notices = append(d.notices, fmt.Sprintf("%v: some subagents may be left out", err))
 	}
+	if o.Redactor != nil && subs != nil {
+		// The words of a subagent's meta file (agentType, description)
+		// are shown on the page, and are not in any transcript redacted.
+		for _, x := range subs.List {
+			x.Type, _ = o.Redactor.Text(x.Type)
+			x.Description, _ = o.Redactor.Text(x.Description)
+		}
+	}
 	// GraftSubagents closes the subagents' sessions it does not graft;
 	// p.Session.Close closes the others.
 	prepare := func(x *sessiontree.Subagent) (*sessiontree.Session, error) {
