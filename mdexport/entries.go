@@ -123,7 +123,7 @@ func (x *exporter) entry(i int) *entryDoc {
 	case sessiontree.TypeSessionInfo:
 		d.add(x.line(e, "Session named “"+inlineText(e.Name)+"”"))
 	case sessiontree.TypeCustom:
-		d.add(x.line(e, "Extension state "+idSpan(text.Or(e.CustomType, "custom"))+" (not shown)"))
+		d.add(x.line(e, sessiontree.StateName(x.s.Format)+" "+idSpan(text.Or(e.CustomType, "custom"))+" (not shown)"))
 	default:
 		d.add(x.line(e, "Entry of type "+idSpan(e.Type)+" (not shown)"))
 	}

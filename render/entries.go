@@ -56,7 +56,7 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	case sessiontree.TypeSessionInfo:
 		v.Kind, v.Heading = "change", "Session named “"+e.Name+"”"
 	case sessiontree.TypeCustom:
-		v.Kind, v.Heading = "change", "Extension state: "+text.Or(e.CustomType, "custom")
+		v.Kind, v.Heading = "change", sessiontree.StateName(ec.s.Format)+": "+text.Or(e.CustomType, "custom")
 		if len(b.Data) > 0 {
 			v.Parts = r.appendJSON(v.Parts, b.Data, "data", false)
 		}
@@ -153,6 +153,12 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		v.Kind, v.Heading = "custom", text.Or(m.CustomType, "custom message")
 		if !m.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
+		}
+		if m.CustomType == sessiontree.CustomCommandOutput && ec.s.Format == sessiontree.FormatClaude {
+			// What a command printed, as the terminal showed it (its
+			// colours, its indentation), as bash results are, not Markdown.
+			v.Parts = append(v.Parts, r.outputParts(ansiHTML, blocksText(m.Content, "\n"), "", "", previewBash)...)
+			break
 		}
 		r.blockParts(ec, v, e, m.Content)
 	default:

@@ -103,3 +103,41 @@ func TestSeveralResultsOnOneLine(t *testing.T) {
 		t.Errorf("the second card does not show just its own result")
 	}
 }
+
+// TestRecordWording: the bookkeeping entries of Claude Code and Codex
+// are named as theirs, not as a pi extension's state.
+func TestRecordWording(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"../testdata/claude/session.jsonl", "Claude Code record: "},
+		{"../testdata/codex/rollout.jsonl", "Codex record: "},
+		{"../testdata/render/kinds.jsonl", "Extension state: "},
+	} {
+		s, err := sessiontree.LoadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := renderPage(t, s)
+		s.Close()
+		if !strings.Contains(page, c.want) {
+			t.Errorf("%s: no %q", c.file, c.want)
+		}
+		if c.want != "Extension state: " && strings.Contains(page, "Extension state") {
+			t.Errorf("%s: a record named as an extension's state", c.file)
+		}
+	}
+}
+
+// TestCommandOutputAsPrinted: what a ! or slash command printed is shown
+// as the terminal showed it (indentation kept, no Markdown), as a bash
+// result is.
+func TestCommandOutputAsPrinted(t *testing.T) {
+	s, err := sessiontree.LoadFile("../testdata/claude/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	page := renderPage(t, s)
+	if !strings.Contains(page, "<pre class=\"chroma code\"> M main.go\n M parse.go\n?? parse_test.go</pre>") {
+		t.Errorf("the git status output is not shown as printed")
+	}
+}

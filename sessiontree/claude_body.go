@@ -220,7 +220,7 @@ func tagged(s, tag string) (string, bool) {
 func customContent(e *Entry, r *claudeRecord) (Blocks, error) {
 	content := r.Message.V.Content
 	switch {
-	case e.CustomType == "command output":
+	case e.CustomType == CustomCommandOutput:
 		raw := content
 		if len(raw) == 0 {
 			raw = r.Content

@@ -29,6 +29,11 @@ const (
 	RoleCustom        = "custom"
 )
 
+// CustomCommandOutput is the CustomType of a Claude Code message that
+// holds what a command printed (a slash command's, or a ! shell
+// command's), its wrapper tags taken off: text as a terminal showed it.
+const CustomCommandOutput = "command output"
+
 // Entry is one node of the session tree: one line of a pi JSONL file, or
 // one element of a Flue document's entries.
 //

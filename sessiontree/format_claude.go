@@ -212,7 +212,7 @@ func (l *claudeLine) user(h *claudeHead) {
 	case bool(h.Meta):
 		l.message(RoleCustom, "meta", false, false)
 	case c.wrapper == wrapCommandOutput, c.wrapper == wrapBashOutput:
-		l.message(RoleCustom, "command output", true, false)
+		l.message(RoleCustom, CustomCommandOutput, true, false)
 	case c.wrapper == wrapBashInput:
 		l.message(RoleBashExecution, "", false, false)
 	default: // typed text, and slash commands (shown as typed)
@@ -236,7 +236,7 @@ func (l *claudeLine) system(h *claudeHead) {
 	case sub == "local_command" && wrapperOf(h.Content) == wrapCommand:
 		l.message(RoleUser, "", false, true)
 	case sub == "local_command" && isText:
-		l.message(RoleCustom, "command output", true, true)
+		l.message(RoleCustom, CustomCommandOutput, true, true)
 	case isText || sub == "api_error" || sub == "stop_hook_summary":
 		if sub == "" {
 			sub = "system"

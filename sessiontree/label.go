@@ -12,3 +12,17 @@ func (s *Session) FormatLabel() string {
 	}
 	return s.Format + ", version " + v
 }
+
+// StateName is what a custom entry (TypeCustom: state kept in the
+// session, never shown to the model) is, as people read it: pi's are an
+// extension's state; Claude Code's and Codex's are the program's own
+// bookkeeping (attachments, snapshots, events mirrored elsewhere).
+func StateName(format string) string {
+	switch format {
+	case FormatClaude:
+		return "Claude Code record"
+	case FormatCodex:
+		return "Codex record"
+	}
+	return "Extension state"
+}
