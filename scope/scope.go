@@ -7,12 +7,14 @@
 // The output is a pi JSONL file of version 3 (a Flue document for Flue
 // input) in which every entry keeps its id: legacy files get their `L<n>`
 // ids written out, so links into a page made from the whole file still
-// name the same entries.
+// name the same entries. A Claude Code transcript or a Codex rollout is
+// written in its own format, each line kept at its place (lines.go).
 package scope
 
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -46,6 +48,9 @@ const (
 
 // Apply writes the session s, seen from leaf, without what o leaves out.
 func Apply(s *sessiontree.Session, leaf *sessiontree.Entry, o Options) ([]byte, Summary, error) {
+	if s.Format == sessiontree.FormatClaude || s.Format == sessiontree.FormatCodex {
+		return applyLines(s, leaf, o)
+	}
 	keep, omitted := selectEntries(s, leaf, o)
 	sum := Summary{Omitted: omitted}
 	var out bytes.Buffer
@@ -151,12 +156,19 @@ func writeFlueEnd(out *bytes.Buffer, s *sessiontree.Session, leaf *sessiontree.E
 	out.WriteString("}\n")
 }
 
-// counters count what rewrite leaves out of the entries it keeps.
-type counters struct{ thinking, outputs, data int }
+// counters count what rewrite leaves out of the entries it keeps; for a
+// Claude Code or Codex cut, also the entries left out (lines.go).
+type counters struct{ branches, hidden, thinking, outputs, data int }
 
 // omitted says what the counts left out.
 func (c *counters) omitted() []string {
 	var omitted []string
+	if c.branches > 0 {
+		omitted = append(omitted, "every branch but the one shown ("+text.Count(c.branches, "entry", "entries")+")")
+	}
+	if c.hidden > 0 {
+		omitted = append(omitted, "custom messages hidden from the user ("+text.Count(c.hidden, "message", "messages")+")")
+	}
 	if c.thinking > 0 {
 		omitted = append(omitted, "thinking ("+text.Count(c.thinking, "block", "blocks")+")")
 	}
@@ -258,8 +270,8 @@ func rewrite(e *sessiontree.Entry, parent string, o Options, c *counters) ([]byt
 	return obj.encode(), nil
 }
 
-// dropBlocks removes the content blocks of one type from a content array.
-func dropBlocks(content jsontext.Value, typ string) (jsontext.Value, int, error) {
+// dropBlocks removes the content blocks of the types from a content array.
+func dropBlocks(content jsontext.Value, types ...string) (jsontext.Value, int, error) {
 	if k := content.Kind(); k != '[' {
 		return content, 0, nil
 	}
@@ -273,7 +285,7 @@ func dropBlocks(content jsontext.Value, typ string) (jsontext.Value, int, error)
 		var head struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal(b, &head) == nil && head.Type == typ {
+		if json.Unmarshal(b, &head) == nil && slices.Contains(types, head.Type) {
 			dropped++
 			continue
 		}
