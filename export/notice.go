@@ -60,7 +60,8 @@ func RedactionSummary(rep RedactionReport, verb string) []string {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
-	out := []string{fmt.Sprintf("%s: %d secrets %s (%d occurrences):", rep.File, rep.Total(), verb, len(rep.Findings))}
+	out := []string{fmt.Sprintf("%s: %s %s (%s):", rep.File, text.Count(rep.Total(), "secret", "secrets"), verb,
+		text.Count(len(rep.Findings), "occurrence", "occurrences"))}
 	for _, k := range kinds {
 		places := where[k]
 		more := ""

@@ -3,8 +3,10 @@ package export
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
+	"canopy/redact"
 	"canopy/sessiontree"
 )
 
@@ -114,3 +116,59 @@ func placeOf(f ReportedFinding) string {
 	}
 	return place
 }
+
+// ScanSubagents scans for secrets what the page of the Claude Code
+// session s would show of its subagents (canopy scan covers what export
+// shares): each subagent's transcript, and its meta file, whose type and
+// description the page shows. It returns one report per file with
+// findings, to be merged into the session's (MergeReports), and a notice
+// for each subagent that could not be read.
+func ScanSubagents(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) ([]RedactionReport, []string) {
+	subs, err := sessiontree.LoadSubagents(s, s.File)
+	defer subs.Close()
+	var notices []string
+	if err != nil {
+		notices = append(notices, fmt.Sprintf("%v: some subagents may not be scanned", err))
+	}
+	var reps []RedactionReport
+	for _, x := range subs.List {
+		if ctx.Err() != nil {
+			break
+		}
+		if x.Session == nil {
+			notices = append(notices, fmt.Sprintf("subagent not scanned: %v", x.Err))
+			continue
+		}
+		src, err := x.Session.ReadSource()
+		if err != nil {
+			notices = append(notices, fmt.Sprintf("subagent not scanned: %v", err))
+			continue
+		}
+		if rep := NewRedactionReport(x.Session, r.Scan(src)); len(rep.Findings) > 0 {
+			reps = append(reps, rep)
+		}
+		if x.MetaPath == "" {
+			continue
+		}
+		if meta, err := os.ReadFile(x.MetaPath); err == nil {
+			rep := r.Scan(meta)
+			if len(rep.Findings) > 0 {
+				reps = append(reps, metaReport(x.MetaPath, rep))
+			}
+		}
+	}
+	return reps, notices
+}
+
+// metaReport is the report of a subagent's meta file: its findings by
+// line, in no entry.
+func metaReport(path string, rep redact.Report) RedactionReport {
+	out := RedactionReport{File: path, Kinds: rep.Kinds, Findings: []ReportedFinding{}}
+	for _, f := range rep.Findings {
+		out.Findings = append(out.Findings, ReportedFinding{Kind: f.Kind, Marker: f.Marker, Line: f.Line})
+	}
+	return out
+}
+
+// MergeReports adds the reports of the subagents' files to the session's.
+func MergeReports(into *RedactionReport, subs []RedactionReport) { mergeReports(into, subs) }

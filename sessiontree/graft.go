@@ -123,12 +123,33 @@ func (s *Session) graftSession(sub *Session, at GraftPoint) (*Graft, error) {
 		s.Roots = append(s.Roots, roots...)
 		return g, nil
 	}
+	under := hangPoint(at.Call, at.CallID)
 	for _, r := range roots {
-		r.Parent, r.ParentID = at.Call, at.Call.ID
+		r.Parent, r.ParentID = under, under.ID
 	}
-	at.Call.Children = append(at.Call.Children, roots...)
-	sortChildren(at.Call)
+	under.Children = append(under.Children, roots...)
+	sortChildren(under)
 	return g, nil
+}
+
+// hangPoint is the entry a conversation run by call id of entry call
+// hangs from in the tree: the call's result, when it is among the few
+// entries below the call, else the call. Readers look for a subagent
+// under the row that shows its call, and that row is the result's (the
+// call's own message may be hidden, or make several calls).
+func hangPoint(call *Entry, id string) *Entry {
+	const near = 64 // results follow their call within a few entries
+	queue := append(make([]*Entry, 0, 8), call.Children...)
+	for n := 0; n < len(queue) && n < near; n++ {
+		e := queue[n]
+		for k := range e.Answered() {
+			if e.AnsweredID(k) == id {
+				return e
+			}
+		}
+		queue = append(queue, e.Children...)
+	}
+	return call
 }
 
 func (s *Session) graftSidechain(at GraftPoint) (*Graft, error) {
@@ -155,9 +176,12 @@ func (s *Session) graftSidechain(at GraftPoint) (*Graft, error) {
 		if found {
 			s.Roots = slices.Delete(s.Roots, i, i+1)
 		}
-		sc.Root.Parent, sc.Root.ParentID = at.Call, at.Call.ID
-		at.Call.Children = append(at.Call.Children, sc.Root)
-		sortChildren(at.Call)
+		// The result is in the call's tree, which joinTrees found apart
+		// from the sidechain's: no cycle either way.
+		under := hangPoint(at.Call, at.CallID)
+		sc.Root.Parent, sc.Root.ParentID = under, under.ID
+		under.Children = append(under.Children, sc.Root)
+		sortChildren(under)
 	}
 	s.record(g, sc.Entries)
 	return g, nil

@@ -57,8 +57,9 @@ func checkTree(t *testing.T, s *Session) {
 }
 
 // TestGraftSubagents: the subagents of testdata/claude/agents/s1.jsonl
-// grafted into its tree, each under the call that ran it (a4 inside a1,
-// which ran it), the ones no call ran after the session's roots; their
+// grafted into its tree, each under the result of the call that ran it
+// (the row that shows the call; a4 inside a1, which ran it), the ones no
+// call ran after the session's roots; their
 // entries read from their own files, and closed with the session.
 func TestGraftSubagents(t *testing.T) {
 	s, subs := loadAgents(t)
@@ -77,15 +78,15 @@ func TestGraftSubagents(t *testing.T) {
 		byAgent[g.AgentID] = g
 	}
 	for _, c := range []struct {
-		agent, call, callID, root, leaf, parent, typ string
-		depth                                        int
+		agent, call, callID, under, root, leaf, parent, typ string
+		depth                                               int
 	}{
-		{"a1", "m2", "toolu_A", "a1-1", "a1-6", "", "Explore", 1},
-		{"a2", "m4", "toolu_B", "a2-1", "a2-2", "", "", 1},
-		{"a3", "m4", "toolu_C", "a3-1", "a3-2", "", "", 1},
-		{"a4", "a1-4", "toolu_N", "a4-1", "a4-2", "a1", "general-purpose", 2},
-		{"w1", "", "", "w1-1", "w1-2", "", "workflow-subagent", 1},
-		{"old", "", "", "o-1", "o-2", "", "", 1},
+		{"a1", "m2", "toolu_A", "m3", "a1-1", "a1-6", "", "Explore", 1},
+		{"a2", "m4", "toolu_B", "m5", "a2-1", "a2-2", "", "", 1},
+		{"a3", "m4", "toolu_C", "m5", "a3-1", "a3-2", "", "", 1},
+		{"a4", "a1-4", "toolu_N", "a1-5", "a4-1", "a4-2", "a1", "general-purpose", 2},
+		{"w1", "", "", "", "w1-1", "w1-2", "", "workflow-subagent", 1},
+		{"old", "", "", "", "o-1", "o-2", "", "", 1},
 	} {
 		g := byAgent[c.agent]
 		if g == nil {
@@ -106,20 +107,20 @@ func TestGraftSubagents(t *testing.T) {
 		}
 		if c.call != "" {
 			call := mustEntry(t, s, c.call)
-			if g.Root.Parent != call || !slices.Contains(s.GraftsAt(call, c.callID), g) || !slices.Contains(s.GraftedAt(call), g) {
+			if g.Root.Parent != mustEntry(t, s, c.under) || !slices.Contains(s.GraftsAt(call, c.callID), g) || !slices.Contains(s.GraftedAt(call), g) {
 				t.Errorf("%s: not under %s", c.agent, c.call)
 			}
 		} else if !slices.Contains(s.Roots, g.Root) {
 			t.Errorf("%s: no call, and not a root", c.agent)
 		}
-		for e := g.Leaf; e != nil && e != g.Call; e = e.Parent {
+		for e := g.Leaf; e != nil && e != g.Root.Parent; e = e.Parent {
 			if s.GraftOf(e) != g {
 				t.Errorf("%s: entry %s is in %v", c.agent, e.ID, s.GraftOf(e))
 			}
 		}
 	}
-	if got := ids(mustEntry(t, s, "m2").Children); strings.Join(got, " ") != "m3 a1-1" {
-		t.Errorf("m2's children %v: by time, the result first", got)
+	if got := ids(mustEntry(t, s, "m3").Children); strings.Join(got, " ") != "m4 a1-1" {
+		t.Errorf("m3's children %v: by time, the conversation first", got)
 	}
 	if s.GraftOf(mustEntry(t, s, "m3")) != nil || s.GraftsAt(mustEntry(t, s, "m4"), "toolu_A") != nil {
 		t.Error("the session's own entries are in no graft")
@@ -164,8 +165,8 @@ func TestGraftSidechains(t *testing.T) {
 	if got := strings.Join(ids(s.Roots), " "); got != "u1" {
 		t.Errorf("roots %s", got)
 	}
-	if got := strings.Join(ids(mustEntry(t, s, "a1").Children), " "); got != "s1 t1 r1" {
-		t.Errorf("a1's children %s", got)
+	if got := strings.Join(ids(mustEntry(t, s, "r1").Children), " "); got != "s1 t1 a2" {
+		t.Errorf("r1's children %s: the sidechains hang from the result of the call that ran them", got)
 	}
 	if len(s.Grafts()) != 2 || s.GraftOf(mustEntry(t, s, "s3")) != s.Grafts()[0] || s.Grafts()[0].Leaf.ID != "s4" {
 		t.Errorf("grafts %+v", s.Grafts())

@@ -17,6 +17,7 @@ func runScan(e *env, args []string) int {
 	fs := newFlags("scan")
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	maxInput := addMaxInput(fs)
+	noSubagents := fs.Bool("no-subagents", false, "Claude Code: scan only the session's file, not its subagents' (which export includes by default)")
 	if st := parseOneFile(e, fs, scanSynopsis, args); st >= 0 {
 		return st
 	}
@@ -27,6 +28,19 @@ func runScan(e *env, args []string) int {
 	}
 	defer s.Close()
 	rep := export.NewRedactionReport(s, raw)
+	if s.Format == sessiontree.FormatClaude && !*noSubagents {
+		// What export draws of the subagents is scanned too.
+		r, err := redact.New()
+		if err != nil {
+			printLine(e.stderr, "canopy: %v", err)
+			return exitFail
+		}
+		subs, notices := export.ScanSubagents(e.ctx, s, r)
+		for _, n := range notices {
+			printLine(e.stderr, "canopy: %s", n)
+		}
+		export.MergeReports(&rep, subs)
+	}
 	if *asJSON {
 		if err := export.EncodeReport(e.stdout, rep); err != nil {
 			printLine(e.stderr, "canopy: %v", err)
