@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -283,15 +284,7 @@ func sortChildren(p *Entry) {
 		}
 		buf[i] = keyed{c, last}
 	}
-	slices.SortStableFunc(buf, func(a, b keyed) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(buf, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
 	for i := range buf {
 		p.Children[i] = buf[i].e
 	}

@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 )
@@ -122,15 +123,7 @@ func (s *Session) collectChildren() {
 		if sorted {
 			continue
 		}
-		slices.SortStableFunc(buf, func(a, b keyed) int {
-			switch {
-			case a.key < b.key:
-				return -1
-			case a.key > b.key:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(buf, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
 		for i := range buf {
 			p.Children[i] = buf[i].e
 		}
