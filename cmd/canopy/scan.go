@@ -21,7 +21,7 @@ func runScan(e *env, args []string) int {
 	if st := parseOneFile(e, fs, scanSynopsis, args); st >= 0 {
 		return st
 	}
-	s, raw, err := scanInput(e.ctx, e.input(fs.Arg(0), int64(*maxInput)))
+	s, raw, r, err := scanInput(e.ctx, e.input(fs.Arg(0), int64(*maxInput)))
 	if err != nil {
 		printLine(e.stderr, "canopy: %v", err)
 		return exitFail
@@ -30,11 +30,6 @@ func runScan(e *env, args []string) int {
 	rep := export.NewRedactionReport(s, raw)
 	if s.Format == sessiontree.FormatClaude && !*noSubagents {
 		// What export draws of the subagents is scanned too.
-		r, err := redact.New()
-		if err != nil {
-			printLine(e.stderr, "canopy: %v", err)
-			return exitFail
-		}
 		subs, notices := export.ScanSubagents(e.ctx, s, r)
 		for _, n := range notices {
 			printLine(e.stderr, "canopy: %s", n)
@@ -57,7 +52,8 @@ func runScan(e *env, args []string) int {
 	return exitOK
 }
 
-// scanInput loads the session at in and scans its bytes for secrets.
+// scanInput loads the session at in and scans its bytes for secrets with
+// the redactor it returns (made once: loading the rules takes a while).
 //
 // A regular file is read once, into memory, and loaded from there while
 // its bytes are scanned, on other cores: the load (which names the entry
@@ -67,9 +63,9 @@ func runScan(e *env, args []string) int {
 // checked against a hash of the first. The errors are export.Load's: the
 // same stat, open and load, in that order. Other input (standard input,
 // a pipe, a directory) goes through export.Load, as before.
-func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, redact.Report, error) {
+func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, redact.Report, *redact.Redactor, error) {
 	if ctx.Err() != nil {
-		return nil, redact.Report{}, export.ErrInterrupted
+		return nil, redact.Report{}, nil, export.ErrInterrupted
 	}
 	if in.Path != "-" {
 		if fi, err := os.Stat(in.Path); err == nil && fi.Mode().IsRegular() {
@@ -78,25 +74,25 @@ func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, reda
 	}
 	s, err := export.Load(ctx, in)
 	if err != nil {
-		return nil, redact.Report{}, err
+		return nil, redact.Report{}, nil, err
 	}
 	src, err := s.ReadSource()
 	if err == nil {
 		var r *redact.Redactor
 		if r, err = redact.New(); err == nil {
-			return s, r.Scan(src), nil
+			return s, r.Scan(src), r, nil
 		}
 	}
 	s.Close()
-	return nil, redact.Report{}, err
+	return nil, redact.Report{}, nil, err
 }
 
 // scanFile reads the regular file at path once, then loads and scans its
 // bytes at the same time. Neither modifies them.
-func scanFile(path string) (*sessiontree.Session, redact.Report, error) {
+func scanFile(path string) (*sessiontree.Session, redact.Report, *redact.Redactor, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, redact.Report{}, err
+		return nil, redact.Report{}, nil, err
 	}
 	type loaded struct {
 		s   *sessiontree.Session
@@ -115,10 +111,10 @@ func scanFile(path string) (*sessiontree.Session, redact.Report, error) {
 	l := <-done
 	switch {
 	case l.err != nil:
-		return nil, redact.Report{}, l.err
+		return nil, redact.Report{}, nil, l.err
 	case rerr != nil:
 		l.s.Close()
-		return nil, redact.Report{}, rerr
+		return nil, redact.Report{}, nil, rerr
 	}
-	return l.s, rep, nil
+	return l.s, rep, r, nil
 }
