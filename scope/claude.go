@@ -111,19 +111,21 @@ func (f *claudeLines) rewrite(e *sessiontree.Entry, keep []bool, o Options, c *c
 		c.outputs++
 		changed = true
 	}
-	if msg, err := parseObject(obj.get("message")); err == nil && (thinking || results) {
-		n := 0
-		if thinking {
-			n = cutContent(&msg, func(b jsontext.Value) (jsontext.Value, bool) { return nil, isBlock(b, "thinking", "redacted_thinking") })
-			c.thinking += n
-		} else {
-			n = cutContent(&msg, resultLeftOut)
-			c.outputs += n
-			changed = leaveOutUseResult(&obj) || changed
-		}
-		if n > 0 {
-			obj.set("message", msg.encode())
-			changed = true
+	if thinking || results { // the message is parsed only to be cut
+		if msg, err := parseObject(obj.get("message")); err == nil {
+			n := 0
+			if thinking {
+				n = cutContent(&msg, func(b jsontext.Value) (jsontext.Value, bool) { return nil, isBlock(b, "thinking", "redacted_thinking") })
+				c.thinking += n
+			} else {
+				n = cutContent(&msg, resultLeftOut)
+				c.outputs += n
+				changed = leaveOutUseResult(&obj) || changed
+			}
+			if n > 0 {
+				obj.set("message", msg.encode())
+				changed = true
+			}
 		}
 	}
 	if !changed {

@@ -96,7 +96,11 @@ func selectLines(s *sessiontree.Session, leaf *sessiontree.Entry, o Options, f l
 		}
 		// The leaf stays, but for its thinking (the reader's leaf is
 		// then the entry before it).
-		if t, _ := f.thinking(e); o.NoThinking && t {
+		thinking := false
+		if o.NoThinking { // thinking reads and decodes the entry
+			thinking, _ = f.thinking(e)
+		}
+		if thinking {
 			why[e.Index] = outThinking
 		} else if e == leaf || !o.NoHidden {
 			continue
