@@ -253,7 +253,7 @@ func TestHighlightNotesOnPage(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(page, `<span class="s2">"xxxx`) || strings.Contains(page, `<span class="err">`) {
+	if strings.Contains(page, `<span class=s2>"xxxx`) || strings.Contains(page, `<span class=err>`) {
 		t.Error("the big string was highlighted")
 	}
 }

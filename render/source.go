@@ -202,11 +202,14 @@ func imageHash(b []byte) (uint32, uint32) {
 //
 // klauspost/compress rather than compress/gzip: on the 84.7 MB benchmark
 // session, its level 5 makes the same size as the standard library's
-// level 4 (18.1 MB) in 0.86 s instead of 1.39 s, CPU that the rendering on
-// the other core wants. Its level 2 makes 19.9 MB in 0.60 s, where level 3
-// made 19.4 MB in 0.73 s and level 5 took 1.2-1.5 s (medians of 5 runs of
-// each in turn): the page is 111.7 MB, the reference's 113.2 MB. Level 1
-// is no faster than 2 and makes 21.4 MB.
+// level 4 (18.1 MB) in 0.86 s instead of 1.39 s.
+//
+// Level 6, gzip's default: the source is the largest part of a page. On
+// the code-heavy 214 MB benchmark session its base64 is 62.2 MB, where
+// level 2 made 69.9 MB (0.75 s alone) and level 5 63.1 MB (1.1 s): level 6
+// takes 1.3 s alone, on the core the rendering leaves, and costs the export
+// about 0.4 s of CPU (three alternating runs of each), for a page 7.7 MB
+// smaller. Level 7 saves 0.7 MB more for 0.8 s; level 9 2.2 MB for 3.4 s.
 func compressSource(source io.Reader) (*spool, error) {
 	z := new(spool)
 	// Buffered: the compressor writes a few hundred bytes at a time, and
@@ -216,7 +219,7 @@ func compressSource(source io.Reader) (*spool, error) {
 	// off the end of an export of 85 MB, when nothing else runs.
 	bz := bufio.NewWriterSize(z, 256<<10)
 	b64 := base64.NewEncoder(base64.StdEncoding, bz)
-	zw, err := gzip.NewWriterLevel(b64, 2)
+	zw, err := gzip.NewWriterLevel(b64, 6)
 	if err == nil {
 		_, err = io.Copy(zw, source)
 	}
