@@ -150,10 +150,20 @@ func (r *Redactor) Text(s string) (string, Report) {
 
 // collect scans data and returns the secrets in input order.
 func (r *Redactor) collect(data []byte) []hit {
+	workers := runtime.GOMAXPROCS(0)
+	if len(data) < parallelMin {
+		workers = 1
+	}
+	return r.collectWith(data, workers)
+}
+
+// collectWith is collect with the given number of workers: with fewer
+// than two, the scan and the detection take turns on one goroutine. The
+// hits are the same either way (TestWorkersSameHits).
+func (r *Redactor) collectWith(data []byte, workers int) []hit {
 	var hits []hit
 	var retracted [][2]int
-	workers := runtime.GOMAXPROCS(0)
-	if len(data) < parallelMin || workers < 2 {
+	if workers < 2 {
 		w := newWorker(r)
 		sc := &scanner{data: data,
 			emit:    func(u unit) { w.unit(data, u, &hits) },

@@ -31,31 +31,52 @@ type input struct {
 	carry []byte      // the start of a line the last chunk did not end
 	free  chan []byte // buffers of decoded chunks, to read the next ones into
 	eof   bool
-	hash  io.Writer // the hashes of the bytes read: sha and check
-	sha   hash.Hash
-	check maphash.Hash
+	hash  io.Writer // the hashes of the bytes read: sha and check, those taken
+	sha   hash.Hash // nil when src.noSHA256
+	check *maphash.Hash
 }
 
 // newInput returns an input that reads src in chunks of chunk bytes. It
 // takes two hashes of what it reads: the SHA-256 is the session's, for
 // the page and the archive; the 64-bit hash, with src's seed, is what
 // SourceReader checks the bytes read again against (on an 85 MB file,
-// hash/maphash took 23-40 ms where a second SHA-256 took 98 ms).
+// hash/maphash took 23-40 ms where a second SHA-256 took 98 ms). Input in
+// memory is never read again, so it takes no 64-bit hash; and no SHA-256
+// when src.noSHA256 says nobody asks for it.
 func newInput(src *source, chunk int) *input {
-	in := &input{src: src, chunk: chunk, sha: sha256.New()}
-	src.seed = maphash.MakeSeed()
-	in.check.SetSeed(src.seed)
-	in.hash = io.MultiWriter(in.sha, &in.check)
+	in := &input{src: src, chunk: chunk}
+	var hashes []io.Writer
+	if !src.noSHA256 {
+		in.sha = sha256.New()
+		hashes = append(hashes, in.sha)
+	}
 	if src.data == nil {
+		src.seed = maphash.MakeSeed()
+		in.check = &maphash.Hash{}
+		in.check.SetSeed(src.seed)
+		hashes = append(hashes, in.check)
 		in.r = io.NewSectionReader(src.file, 0, math.MaxInt64)
+	}
+	switch len(hashes) {
+	case 0:
+		in.hash = io.Discard
+	case 1:
+		in.hash = hashes[0]
+	default:
+		in.hash = io.MultiWriter(hashes...)
 	}
 	return in
 }
 
-// sums returns the hashes of what was read.
+// sums returns the hashes of what was read: zero for those not taken.
 func (in *input) sums() (sha [sha256.Size]byte, check uint64) {
-	in.sha.Sum(sha[:0])
-	return sha, in.check.Sum64()
+	if in.sha != nil {
+		in.sha.Sum(sha[:0])
+	}
+	if in.check != nil {
+		check = in.check.Sum64()
+	}
+	return sha, check
 }
 
 // next returns the next chunk: whole lines, the last of the input perhaps

@@ -26,7 +26,9 @@ type source struct {
 	file  io.ReaderAt  // else the file, read-only
 	size  int64        // bytes loaded; nothing past them is ever read
 	seed  maphash.Seed // and the hash of those bytes, with this seed
-	check uint64
+	check uint64       // (a file's: memory is never read again)
+
+	noSHA256 bool // the load leaves Session.SHA256 zero (LoadOptions)
 
 	close func() error // closes file; nil for memory
 	cache blockCache   // of file

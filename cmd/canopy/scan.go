@@ -88,8 +88,22 @@ func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, reda
 }
 
 // scanFile reads the regular file at path once, then loads and scans its
-// bytes at the same time. Neither modifies them.
+// bytes at the same time. Neither modifies them. The redactor is made
+// while the file is read (its rules take a few milliseconds to make, the
+// read of a large file is mostly the kernel's copy), so that the scan
+// can start as soon as the bytes are in. Errors are the read's first,
+// then the load's, then the redactor's: as when each step waited for the
+// one before.
 func scanFile(path string) (*sessiontree.Session, redact.Report, *redact.Redactor, error) {
+	type made struct {
+		r   *redact.Redactor
+		err error
+	}
+	redactor := make(chan made, 1)
+	go func() {
+		r, err := redact.New()
+		redactor <- made{r, err}
+	}()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, redact.Report{}, nil, err
@@ -100,21 +114,22 @@ func scanFile(path string) (*sessiontree.Session, redact.Report, *redact.Redacto
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		s, err := sessiontree.Load(data, path)
+		// Scan never shows the file's SHA-256: a fifth of its CPU time.
+		s, err := sessiontree.LoadWith(data, path, sessiontree.LoadOptions{NoSHA256: true})
 		done <- loaded{s, err}
 	}()
-	r, rerr := redact.New()
+	m := <-redactor
 	var rep redact.Report
-	if rerr == nil {
-		rep = r.Scan(data)
+	if m.err == nil {
+		rep = m.r.Scan(data)
 	}
 	l := <-done
 	switch {
 	case l.err != nil:
 		return nil, redact.Report{}, nil, l.err
-	case rerr != nil:
+	case m.err != nil:
 		l.s.Close()
-		return nil, redact.Report{}, nil, rerr
+		return nil, redact.Report{}, nil, m.err
 	}
-	return l.s, rep, r, nil
+	return l.s, rep, m.r, nil
 }

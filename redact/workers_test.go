@@ -1,0 +1,59 @@
+package redact
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestWorkersSameHits: the scan on several workers (what canopy scan and
+// export --redact run on a large input) finds the hits one worker finds,
+// the same ones in the same order, on every session in testdata: as it
+// is (one batch), repeated to span several batches, and so repeated with a
+// broken line in the middle (its segment is retracted and scanned again
+// as plain text, across batches).
+func TestWorkersSameHits(t *testing.T) {
+	r := newRedactor(t)
+	var paths []string
+	err := filepath.WalkDir(filepath.Join("..", "testdata"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil || len(paths) < 30 {
+		t.Fatalf("testdata: %d inputs, %v", len(paths), err)
+	}
+	found := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) == 0 || len(data) > 4<<20 {
+			continue
+		}
+		big := bytes.Repeat(data, 1+(3*parallelMin)/len(data))
+		mid := bytes.IndexByte(big[len(big)/2:], '\n') + len(big)/2 + 1
+		broken := slices.Concat(big[:mid], []byte(`{"type":"message","content":"ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c`+"\n"), big[mid:])
+		for _, in := range []struct {
+			name string
+			data []byte
+		}{{"as is", data}, {"repeated", big}, {"repeated, broken", broken}} {
+			want := r.collectWith(in.data, 1)
+			found += len(want)
+			for _, workers := range []int{2, 8} {
+				if got := r.collectWith(in.data, workers); !slices.Equal(got, want) {
+					t.Errorf("%s, %s, %d workers: %d hits differ from one worker's %d", p, in.name, workers, len(got), len(want))
+				}
+			}
+		}
+	}
+	if found < 1000 {
+		t.Errorf("only %d hits: the comparison needs findings", found)
+	}
+}
