@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"canopy/internal/pagetest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -136,7 +137,7 @@ func TestArchiveAgentsRedacts(t *testing.T) {
 		`{"agentType": "Explore", "description": "Push with `+secret+`", "toolUseId": "toolu_A"}`)
 	run(t, []string{home}, "out", Options{Redact: true})
 	for name, b := range tree(t, "out") {
-		if strings.Contains(string(b), secret) {
+		if strings.Contains(pagetest.InflateStore(t, string(b)), secret) {
 			t.Errorf("%s holds the secret", name)
 		}
 	}

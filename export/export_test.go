@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"canopy/internal/pagetest"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,7 +144,7 @@ func TestExport(t *testing.T) {
 				b, _ := os.ReadFile(j.Dest)
 				out = string(b)
 			}
-			c.check(t, err, out, notices)
+			c.check(t, err, pagetest.InflateStore(t, out), notices)
 			checkReport(t, j.ReportPath, c.report)
 		})
 	}

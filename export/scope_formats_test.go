@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"canopy/internal/pagetest"
 	"context"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func exportPage(t *testing.T, in string, o Options) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return pagetest.InflateStore(t, string(b))
 }
 
 // TestScopeFormats: the sharing flags on a Claude Code transcript or a

@@ -67,7 +67,7 @@ func renderPage(t testing.TB, s *sessiontree.Session) string {
 	if err := r.Render(&page, s, Options{NoSource: true}); err != nil {
 		t.Fatal(err)
 	}
-	return page.String()
+	return inflateStore(t, page.String())
 }
 
 func nestedArrays(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }

@@ -44,6 +44,27 @@ func newTab(t *testing.T) *tab {
 	return &tab{Tab: browser.NewTab(t, pageHelpers), t: t}
 }
 
+// Open opens the page at u (Navigate waits for its load event) and waits
+// until the page's script has unpacked its store, which it does after
+// the store has arrived, asynchronously (loadStore in
+// assets/page/store.js): #store has data-ready then. A page whose script
+// does not run (no "js" class) or without a store is not waited for.
+func (tb *tab) Open(u string) {
+	tb.t.Helper()
+	tb.Tab.Open(u)
+	tb.waitStore()
+}
+
+// waitStore waits (10 s at most) until the page's store is unpacked.
+func (tb *tab) waitStore() {
+	tb.t.Helper()
+	evalAsync[bool](tb, `(async () => {
+  const ready = () => { const s = document.getElementById("store"); return !s || !document.documentElement.classList.contains("js") || s.hasAttribute("data-ready"); };
+  for (const t0 = performance.now(); !ready() && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 5));
+  return ready();
+})()`)
+}
+
 // pageHelpers are defined before every evaluated expression.
 const pageHelpers = `
 const $conv = document.getElementById("conversation");

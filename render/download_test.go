@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"canopy/internal/pagetest"
 	"encoding/base64"
 	"math/rand/v2"
 	"os"
@@ -42,19 +43,20 @@ func TestBrowserDownloadWithImages(t *testing.T) {
 	}
 	s := load(t, file)
 	u := writePage(t, s, dir, "pictures")
-	html, err := os.ReadFile(filepath.Join(dir, "pictures.html"))
+	raw, err := os.ReadFile(filepath.Join(dir, "pictures.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	html := pagetest.InflateStore(t, string(raw)) // the store's entries, unpacked
 	// a is on the page twice (two entries show it), b once; the embedded
 	// source holds neither: a page of pictures once, not twice.
-	if n := strings.Count(string(html), a); n != 2 {
+	if n := strings.Count(html, a); n != 2 {
 		t.Errorf("picture a is %d times in the page, want 2 (its two entries)", n)
 	}
-	if n := strings.Count(string(html), b); n != 1 {
+	if n := strings.Count(html, b); n != 1 {
 		t.Errorf("picture b is %d times in the page, want 1", n)
 	}
-	if !strings.Contains(string(html), `id="source-data" data-images`) {
+	if !strings.Contains(html, `id="source-data" data-images`) {
 		t.Error("the embedded source is not marked as holding picture markers")
 	}
 

@@ -3,10 +3,12 @@ package render
 import "bytes"
 
 // An entry's HTML goes into the page as raw text: in a <noscript> (the
-// conversation's) or a <script type="text/x-canopy"> (the store's; see
-// writeEntries). Raw text ends at the first "</noscript" or "</script",
-// and in a script "<!--" starts an escaped state: none may be in an
-// entry's HTML.
+// conversation's; see writeEntries). Raw text ends at the first
+// "</noscript" or "</script", and in a script "<!--" starts an escaped
+// state: none may be in an entry's HTML. The store's entries are
+// compressed, in base64 (no "<"), in a <script type="text/x-canopy">;
+// their HTML is made safe all the same: the page's script puts it back
+// as the text of that script (loadStore in assets/page/store.js).
 
 // writeRawSafe writes an entry's HTML h to w, safe to put in a <noscript>
 // or <script> as raw text: "</noscript", "</script" (any case) and "<!--"

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -221,6 +222,8 @@ func compressSource(source io.Reader) (*spool, error) {
 	b64 := base64.NewEncoder(base64.StdEncoding, bz)
 	zw, err := gzip.NewWriterLevel(b64, 6)
 	if err == nil {
+		// No time: 0 (klauspost writes the zero time.Time as a time in 2042).
+		zw.ModTime = time.Unix(0, 0)
 		_, err = io.Copy(zw, source)
 	}
 	if err == nil {

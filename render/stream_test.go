@@ -14,7 +14,7 @@ import (
 )
 
 // TestPageChunks checks the layout the page's script relies on: the
-// store's <script type="text/x-canopy" data-i> chunks before the
+// store's <script type="text/x-canopy" data-i data-z> chunks before the
 // conversation, whose <noscript data-at> chunks hold the path's entries,
 // writeBatch at most each, every entry one <article> that "<article " starts.
 func TestPageChunks(t *testing.T) {
@@ -96,9 +96,10 @@ func testPageChunks(t *testing.T, file string, wantChunks int) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("conversation chunks hold\n%v\nwant\n%v", got, want)
 	}
-	// The store: positions listed match the entries it holds.
-	for _, m := range regexp.MustCompile(`(?s)<script type="text/x-canopy" data-i="([0-9 ]*)">(.*?)</script>`).FindAllStringSubmatch(page[store:conv], -1) {
-		if n, arts := len(strings.Fields(m[1])), strings.Count(m[2], "<article "); n != arts {
+	// The store: positions listed match the entries it holds (unpacked:
+	// see TestStoreCompressed).
+	for _, m := range storeChunkRE.FindAllStringSubmatch(page[store:conv], -1) {
+		if n, arts := len(strings.Fields(m[1])), strings.Count(unzipChunk(t, m[2]), "<article "); n != arts {
 			t.Errorf("a store chunk lists %d positions for %d entries", n, arts)
 		}
 	}

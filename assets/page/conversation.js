@@ -8,14 +8,16 @@
  * IntersectionObserver: setView, spanEnd, spanStart, availEnd); the path
  * to the leaf (setPath, pathList, pathAt, samePrefix); showPath and
  * tryShow, which wait (pending) for entries that have not arrived; and
- * pump, which takes in the chunks as the parser adds them (watcher).
+ * pump, which takes in the chunks as the parser adds them (watcher), and
+ * settled, once everything has arrived.
  *
  * Relies on: prologue.js (doc, T, n, P, FL, CONV, F_EMBEDDED, kids); store.js
- * (main, edgeTop, edgeEnd, the chunks, loaded, storeDone, storeLoc,
- * available, htmlOf, elements, elementsFor); search.js (lowChunks,
- * lowChunk, searchPartial); workers.js (finder, startFinderSoon, seal);
- * controls.js (applySearch, highlightSearch); toolbar.js (onConvClick);
- * keys-indexing.js (buildIndex, prepareSoon).
+ * (main, edgeTop, edgeEnd, the chunks, loaded, storeDone, storeFailed,
+ * NO_STORE, loadStore, loadStoreSoon, complete, pathIdx, storeLoc,
+ * available, htmlOf, elements, elementsFor); navigation.js (notice);
+ * search.js (lowChunks, lowChunk, searchPartial); workers.js (finder,
+ * startFinderSoon, seal); controls.js (applySearch, highlightSearch);
+ * toolbar.js (onConvClick); keys-indexing.js (buildIndex, prepareSoon).
  */
   var state = { leaf: T.leaf, target: -1, selected: -1, focus: -1, mode: "default", query: [], hideSilent: false };
   var sessionLeaf = T.leaf;
@@ -265,15 +267,18 @@
   }
   function tryShow(want, at) {
     if (!main || !pending) return;
+    // A path into a branch (its leaf is not on the server's path) needs
+    // the store: unpacked now, if it is not yet.
+    if (want.length && pathIdx[want[want.length - 1]] < 0) loadStore();
     var end = availEnd(want), wlo = 0, whi = want.length;
     // A short conversation is shown whole, once it has arrived.
     if (!edges || (want.length <= EAGER && bytesOf(want, 0, end) <= EAGER_BYTES)) {
-      if (end < want.length && !loaded) return;
+      if (end < want.length && !complete()) return;
     } else if (at < 0) {
-      if (end < 1 && !loaded) return;
+      if (end < 1 && !complete()) return;
       whi = spanEnd(want, 0, end);
     } else {
-      if (end <= at && !loaded) return;
+      if (end <= at && !complete()) return;
       if (at >= lo && at < hi && samePrefix(shown, want) >= hi) {
         wlo = lo; // the entry is in the window, which stays as it is
         whi = hi;
@@ -285,9 +290,14 @@
     }
     var then = pending.then;
     pending = null;
+    // An entry off the server's path (the store's, which this browser
+    // could not unpack) ends the list: the reader is told why the
+    // conversation stops short.
+    if (storeFailed && want.length && pathIdx[want[want.length - 1]] < 0) notice(NO_STORE);
     setView(want, wlo, Math.min(whi, end));
     highlightSearch();
     startFinderSoon();
+    loadStoreSoon();
     if (then) then();
   }
   function retryPending() {
@@ -306,7 +316,6 @@
       main = doc.getElementById("conversation");
       if (!main) return;
       liveChunks = main.getElementsByTagName("noscript");
-      storeDone = true; // the store comes before the conversation
       edgeTop = doc.getElementById("conv-top");
       askEdge(edgeTop);
       main.addEventListener("click", onConvClick);
@@ -330,9 +339,8 @@
       // The store's index, made while the page is idle: a click needs it.
       if (window.requestIdleCallback) requestIdleCallback(function () { storeLoc(-1); }, { timeout: 1000 });
       else setTimeout(function () { storeLoc(-1); }, 0);
-      if (state.query.length && searchPartial) applySearch();
-      if (finder) { startFinderSoon(); seal(); }
-      else if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+      if (storeDone) settled();
+      else loadStore(); // if nothing has asked for it yet (storeArrived settles)
     }
     if (grew || closed) {
       retryPending();
@@ -341,4 +349,12 @@
     }
   }
   var watcher = window.MutationObserver ? new MutationObserver(pump) : null;
+  // settled: every entry has arrived that ever will, the conversation's
+  // (loaded) and the store's (storeDone), whichever came last. A search
+  // made while they arrived runs again; the exact search text is made.
+  function settled() {
+    if (state.query.length && searchPartial) applySearch();
+    if (finder) { startFinderSoon(); seal(); }
+    else if (window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+  }
 

@@ -4,8 +4,8 @@
  * <img> data (withImages, imageHash: render.dedupImages and
  * render.imageHash are the Go side).
  *
- * Relies on: prologue.js (doc); store.js (pathChunks); navigation.js
- * (notice); toolbar.js (on).
+ * Relies on: prologue.js (doc); store.js (pathChunks, afterStore);
+ * navigation.js (notice); toolbar.js (on).
  */
   on("download-source", function () {
     var el = doc.getElementById("source-data");
@@ -17,7 +17,11 @@
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     var file = new Response(stream).blob();
     if (el.hasAttribute("data-images")) {
-      file = file.then(function (b) { return b.arrayBuffer(); }).then(function (buf) { return withImages(new Uint8Array(buf)); });
+      // The pictures are read from every chunk's HTML: the store's once
+      // it is unpacked (afterStore).
+      file = file.then(function (b) { return b.arrayBuffer(); }).then(function (buf) {
+        return new Promise(function (done) { afterStore(done); }).then(function () { return withImages(new Uint8Array(buf)); });
+      });
     }
     file.then(function (blob) {
       var a = doc.createElement("a");

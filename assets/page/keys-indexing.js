@@ -5,9 +5,9 @@
  * workers), while the browser is idle; prepare and prepareSoon, the
  * quick search's text of the store's chunks, 8 ms at a time.
  *
- * Relies on: prologue.js (doc, n, searchEl); store.js (main);
- * conversation.js (state); search.js (hay, lowChunk, lowChunks, cardAt);
- * workers.js (finder, seal); controls.js (applySearch); toolbar.js
+ * Relies on: prologue.js (doc, n, searchEl); store.js (main, storeDone,
+ * storeFailed); conversation.js (state); search.js (hay, lowChunk,
+ * lowChunks, cardAt); workers.js (finder, seal); controls.js (applySearch); toolbar.js
  * (toggleThinking, toggleOutputs).
  */
   doc.addEventListener("keydown", function (ev) {
@@ -35,7 +35,8 @@
   }
   // The quick search's text: the conversation's chunks are made ready as
   // they arrive (see pump), the store's (complete before the conversation
-  // begins) once the first entries are shown, in slices of at most 8 ms
+  // begins) once the first entries are shown and the store is unpacked
+  // (storeDone; see loadStore), in slices of at most 8 ms
   // (idle callbacks came too late: the first keystroke did the work).
   var preparing = false, prepStore = null;
   function prepare() {
@@ -47,8 +48,8 @@
     prepareSoon();
   }
   function prepareSoon() {
-    if (preparing || !lowChunks || !main) return;
-    if (!prepStore) prepStore = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
+    if (preparing || !lowChunks || !main || !storeDone) return;
+    if (!prepStore) prepStore = storeFailed ? [] : Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-i]"));
     if (!prepStore.length) { if (finder) seal(); return; }
     preparing = true;
     setTimeout(prepare, 0);

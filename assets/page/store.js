@@ -2,27 +2,31 @@
  * store.js: the entries' HTML, as it arrives. The conversation's chunks
  * (main, the sentinels edgeTop and edgeEnd, pathChunks, chunkAt,
  * pathEnd, loaded, storeDone), the server's path (pathIdx, pathPos), the
- * store of the entries off it (storeLoc), available and htmlOf; each
- * chunk's entries cut from its text (parts, entriesOf, articleStarts,
- * cutEntries); the entries' elements, built once (elements, tpl,
- * elementsFor), with their pictures lifted out of the HTML before it is
- * parsed (liftPictures) and shown from blob: URLs (pictureURL).
+ * store of the entries off it (storeLoc; unpacked by loadStore and
+ * loadStoreSoon, then storeArrived, storeFailed, afterStore), available,
+ * complete and htmlOf; each chunk's entries cut from its text (parts,
+ * entriesOf, articleStarts, cutEntries); the entries' elements, built
+ * once (elements, tpl, elementsFor), with their pictures lifted out of
+ * the HTML before it is parsed (liftPictures) and shown from blob: URLs
+ * (pictureURL).
  *
  * Relies on: prologue.js (doc, T, n, FL, CONV, F_EMBEDDED, texts); conversation.js
- * (pathTo, decorate, expandOutputs; pump fills the chunks); toolbar.js
- * (openOutputs).
+ * (pathTo, decorate, expandOutputs, retryPending, settled; pump fills the
+ * chunks); navigation.js (notice); keys-indexing.js (prepareSoon);
+ * toolbar.js (openOutputs).
  */
   // Entries' HTML. This script runs before the entries have arrived: the
   // page gives the tree, this script, then the store (every entry off the
   // session's active path, in inert <script type="text/x-canopy"
-  // data-i="positions"> chunks), then #conversation (the active path, in
-  // <noscript> chunks, each with the path index of its first entry in
-  // data-at (at most 512 entries or about 1 MB): without JavaScript the browser shows
-  // them; with it they are raw text, read in a fraction of the time their
-  // elements would take to build). pump() takes in chunks as they complete;
-  // what needs an entry that has not arrived waits for it. Elements are
-  // built only for the entries the conversation shows in its window (see
-  // setView), and kept.
+  // data-i="positions" data-z> chunks, compressed: see loadStore), then
+  // #conversation (the active path, in <noscript> chunks, each with the
+  // path index of its first entry in data-at (at most 512 entries or
+  // about 1 MB): without JavaScript the browser shows them; with it they
+  // are raw text, read in a fraction of the time their elements would
+  // take to build). pump() takes in chunks as they complete; what needs an
+  // entry that has not arrived waits for it. Elements are built only for
+  // the entries the conversation shows in its window (see setView), and
+  // kept.
   var main = null, edgeTop = null, edgeEnd = null;
   // pathChunks: the complete chunks; chunkAt: their first entries; pathEnd:
   // how many entries of the path they hold.
@@ -59,7 +63,85 @@
   function available(pos) {
     var i = pathIdx[pos];
     if (i >= 0) return i < pathEnd;
-    return storeDone;
+    return storeDone && !storeFailed;
+  }
+  // complete: every entry has arrived that ever will (the store's may not,
+  // in a browser that cannot unpack them: storeFailed).
+  function complete() { return loaded && storeDone; }
+
+  // The store's chunks are gzip-compressed and in base64 (data-z; see
+  // render.writeEntries): about a quarter of their HTML, which only this
+  // script reads. loadStore unpacks them all at once, each on its own
+  // (DecompressionStream), puts each chunk's HTML in place of its text
+  // (its data-z removed), and then makes the store's entries available
+  // (storeArrived). Until then, what needs one of them waits, as for an
+  // entry that has not arrived. The store is complete once #conversation
+  // begins; it is unpacked at once when what is shown needs it (a link
+  // or a click into a branch: see tryShow), else once the first entries
+  // have been drawn (loadStoreSoon), or when the page has loaded: at
+  // 100,000 entries, unpacking 18 MB took 130-190 ms of the page's thread
+  // (inflating 100 ms), and begun with the conversation it made the first
+  // entries show 70-190 ms later.
+  var storeStarted = false, storeFailed = false, storeWaiting = [];
+  var NO_STORE = "This browser cannot unpack the page's other branches: only the conversation of the session's leaf can be shown.";
+  function loadStore() {
+    if (storeStarted || !main) return;
+    storeStarted = true;
+    var zs = Array.prototype.slice.call(doc.querySelectorAll("#store > script[data-z]"));
+    if (!zs.length) { Promise.resolve().then(storeArrived); return; } // as unpacked ones: later
+    var unpacked;
+    try {
+      unpacked = Promise.all(zs.map(function (c) {
+        return unpackText(c.textContent).then(function (html) {
+          c.textContent = html;
+          c.removeAttribute("data-z");
+        });
+      }));
+    } catch (e) { // no DecompressionStream, no streams
+      unpacked = Promise.reject(e);
+    }
+    unpacked.catch(function () {
+      storeFailed = true;
+      notice(NO_STORE);
+    }).then(storeArrived);
+  }
+  // loadStoreSoon unpacks the store after the next frame (a hidden tab
+  // draws none: within a second).
+  function loadStoreSoon() {
+    if (storeStarted) return;
+    requestAnimationFrame(function () { setTimeout(loadStore, 0); });
+    setTimeout(loadStore, 1000);
+  }
+  // unpackText is the text in b64, gzip-compressed and in base64.
+  function unpackText(b64) {
+    var bytes;
+    if (Uint8Array.fromBase64) bytes = Uint8Array.fromBase64(b64);
+    else {
+      var bin = atob(b64);
+      bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  // storeArrived: the store's entries are available (or never will be).
+  // What waited for them is done now.
+  function storeArrived() {
+    storeDone = true;
+    var el = doc.getElementById("store");
+    if (el) el.setAttribute("data-ready", storeFailed ? "no" : "yes"); // for tests and benchmarks
+    retryPending();
+    prepareSoon();
+    if (loaded) settled();
+    var w = storeWaiting;
+    storeWaiting = [];
+    w.forEach(function (f) { f(); });
+  }
+  // afterStore calls f once the store's entries are available (or never
+  // will be).
+  function afterStore(f) {
+    if (storeDone) f();
+    else storeWaiting.push(f);
   }
   var parts = new Map(); // chunk -> its entries' HTML
   function entriesOf(chunk) {

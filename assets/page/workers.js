@@ -8,7 +8,7 @@
  * finderFailed leaves the search to the page.
  *
  * Relies on: prologue.js (doc, n, F_EMBEDDED, domId, searchEl); store.js
- * (loaded, parts, cutEntries); conversation.js (state); search.js
+ * (loaded, complete, parts, cutEntries); conversation.js (state); search.js
  * (searchTexts, lowChunks, cardAt); controls.js (applySearch);
  * keys-indexing.js (buildIndex, prepStore).
  */
@@ -243,7 +243,7 @@
     finder = null;
     searchEl.removeAttribute("aria-busy");
     searchEl.removeAttribute("data-index");
-    if (loaded && window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
+    if (complete() && window.requestIdleCallback) requestIdleCallback(buildIndex, { timeout: 1000 });
     if (state.query.length) applySearch();
   }
 

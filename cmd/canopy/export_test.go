@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"canopy/internal/pagetest"
 	"compress/gzip"
 	"encoding/base64"
 	"io"
@@ -25,7 +26,7 @@ func runCmd(t *testing.T, dir string, stdin []byte, args ...string) (int, string
 	}
 	var out, errb bytes.Buffer
 	st := run(args, &env{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb})
-	return st, out.String(), errb.String()
+	return st, pagetest.InflateStore(t, out.String()), errb.String()
 }
 
 // sessionCopy copies a conformance session into a temp dir, with an old
@@ -233,6 +234,9 @@ func embeddedSource(t *testing.T, page string) string {
 	r, err := gzip.NewReader(bytes.NewReader(z))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if h := r.Header; h.Name != "" || h.Comment != "" || !h.ModTime.IsZero() { // MTIME 0 reads as the zero time
+		t.Errorf("the embedded source's gzip header has a name, comment or time: %+v", h)
 	}
 	src, err := io.ReadAll(r)
 	if err != nil {

@@ -1,0 +1,153 @@
+package render_test
+
+// The store (every entry off the session's active path) is gzip-compressed
+// and in base64 in the page; its script unpacks it once it has arrived.
+// What needs an entry of it waits until then: a deep link, a click on a
+// row, the search.
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// storeWord is in the text of two entries of the branch of storeSession,
+// and nowhere else.
+const storeWord = "zebrafinch"
+
+// storeSession writes a session whose active path is r, m0, m1, m2 and
+// which has, off it under r, a branch a0 … a699 (more than one store
+// chunk: at most 512 entries each), and renders its page: the page's URL.
+// a5 and a650 say storeWord; a650 is in the branch's second chunk.
+func storeSession(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"storez","timestamp":"2026-03-01T09:00:00.000Z","cwd":"/w"}` + "\n")
+	at := 0
+	line := func(id, parent, role, text string) {
+		p := "null"
+		if parent != "" {
+			p = fmt.Sprintf("%q", parent)
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-03-01T09:%02d:%02d.000Z","message":{"role":%q,"content":[{"type":"text","text":%q}]}}`+"\n",
+			id, p, (at/60)%60, at%60, role, text)
+		at++
+	}
+	line("r", "", "user", "the root")
+	parent := "r"
+	for i := range 700 {
+		id := fmt.Sprintf("a%d", i)
+		text := fmt.Sprintf("branch entry %d <b> & more", i)
+		if i == 5 || i == 650 {
+			text += " the " + storeWord + " sings"
+		}
+		line(id, parent, []string{"assistant", "user"}[i%2], text)
+		parent = id
+	}
+	line("m0", "r", "assistant", "main zero")
+	line("m1", "m0", "user", "main one")
+	line("m2", "m1", "assistant", "main two")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "storez.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, file)
+	if s.Leaf.ID != "m2" {
+		t.Fatalf("the session's leaf is %s, want m2", s.Leaf.ID)
+	}
+	return writePage(t, s, dir, "storez")
+}
+
+// storeShown is what the conversation shows of storeSession.
+type storeShown struct {
+	Root, A0, A650, A699, M2, Target, NoticeHidden bool
+	Notice                                         string
+}
+
+const storeShownJS = `(() => {
+  const n = document.getElementById("notice"), t = entryOf("a650");
+  return {
+    Root: !!entryOf("r"), A0: !!entryOf("a0"), A650: !!t, A699: !!entryOf("a699"), M2: !!entryOf("m2"),
+    Target: !!t && t.classList.contains("target"),
+    NoticeHidden: n.hidden, Notice: n.textContent,
+  };
+})()`
+
+// TestBrowserStoreDeepLink: a link to an entry off the active path, in the
+// store's second chunk, shows the path to its leaf with the entry marked;
+// so does a click on its row from the session's own path.
+func TestBrowserStoreDeepLink(t *testing.T) {
+	t.Parallel()
+	page := storeSession(t)
+	tb := newTab(t)
+	tb.Open(withQuery(page, url.Values{"leafId": {"a699"}, "targetId": {"a650"}}))
+	want := storeShown{Root: true, A0: true, A650: true, A699: true, Target: true, NoticeHidden: true}
+	if got := eval[storeShown](tb, storeShownJS); got != want {
+		t.Errorf("the deep link shows %+v, want %+v", got, want)
+	}
+	if !eval[bool](tb, `!document.querySelector("#store > script[data-z]")`) {
+		t.Error("a store chunk is still compressed")
+	}
+
+	tb.Open(page)
+	if got, want := eval[storeShown](tb, storeShownJS), (storeShown{Root: true, M2: true, NoticeHidden: true}); got != want {
+		t.Errorf("the session's path shows %+v, want %+v", got, want)
+	}
+	tb.clickRow("a650")
+	tb.settle()
+	if got := eval[storeShown](tb, storeShownJS); !got.Root || !got.A0 || !got.A650 || !got.A699 || got.M2 || !got.NoticeHidden {
+		t.Errorf("a click on a650's row shows %+v, want the path to a699 and no notice", got)
+	}
+	tb.Clean()
+}
+
+// TestBrowserStoreSearch: a word only the store's entries hold is found,
+// at once and with the exact index built, by the workers and by the page.
+func TestBrowserStoreSearch(t *testing.T) {
+	t.Parallel()
+	page := storeSession(t)
+	want := []string{"a5", "a650", "m2"} // m2: the leaf, always shown
+	for _, mode := range indexModes {
+		tb := searchTab(t, mode)
+		tb.Open(page)
+		for _, when := range []string{"at once", "with the index built"} {
+			if when != "at once" {
+				tb.requireIndex(mode.name)
+			}
+			if got := tb.rowsFor(storeWord); !slices.Equal(got, want) {
+				t.Errorf("%s, %s: searching %q shows rows %v, want %v", mode.name, when, storeWord, got, want)
+			}
+			if got := tb.rowsFor("branch entry 699"); !slices.Equal(got, []string{"a699", "m2"}) {
+				t.Errorf("%s, %s: searching %q shows rows %v, want [a699 m2]", mode.name, when, "branch entry 699", got)
+			}
+		}
+		tb.Clean()
+	}
+}
+
+// TestBrowserStoreNoDecompression: in a browser without
+// DecompressionStream, the page shows the session's path as ever and says
+// plainly that the other branches cannot be shown, at once and when one
+// is asked for.
+func TestBrowserStoreNoDecompression(t *testing.T) {
+	t.Parallel()
+	page := storeSession(t)
+	tb := newTab(t)
+	tb.BeforePages(`Object.defineProperty(window, "DecompressionStream", { value: undefined, configurable: true });`)
+	tb.Open(page)
+	got := eval[storeShown](tb, storeShownJS)
+	if !got.Root || !got.M2 || got.NoticeHidden || !strings.Contains(got.Notice, "cannot unpack the page's other branches") {
+		t.Errorf("without DecompressionStream the page shows %+v, want the session's path and a notice", got)
+	}
+	tb.Open(withQuery(page, url.Values{"leafId": {"a699"}, "targetId": {"a650"}}))
+	got = eval[storeShown](tb, storeShownJS)
+	if !got.Root || got.A0 || got.NoticeHidden || !strings.Contains(got.Notice, "other branches") {
+		t.Errorf("a deep link into the store without DecompressionStream shows %+v, want the root and a notice", got)
+	}
+	tb.Clean()
+}
