@@ -7,7 +7,8 @@ import (
 func TestTextEscape(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`a "b" 'c'`, `a "b" 'c'`},
-		{"<script>&amp;</script>", "&lt;script&gt;&amp;amp;&lt;/script&gt;"},
+		{"<script>&amp;</script>", "&lt;script>&amp;amp;&lt;/script>"},
+		{"a -> b >= c", "a -> b >= c"},
 		{"nul\x00", "nul\uFFFD"},
 		{"1+1", "1+1"},
 	}

@@ -16,7 +16,7 @@ var spanClass = regexp.MustCompile(`<span class="([a-z0-9-]+)">`)
 
 // formatterHTML is what canopy wrote before writeTokens: chroma's HTML
 // formatter with classes and no <pre>, over the tokens with the plain
-// types made Text, the quotes it escapes turned back and the classes
+// types made Text, the quotes and ">" it escapes turned back and the classes
 // unquoted (chroma's class names are letters, digits and hyphens).
 // writeTokens is held to it.
 func formatterHTML(t *testing.T, tokens []chroma.Token, plain map[chroma.TokenType]bool) string {
@@ -35,7 +35,7 @@ func formatterHTML(t *testing.T, tokens []chroma.Token, plain map[chroma.TokenTy
 		t.Fatalf("format: %v", err)
 	}
 	unquoted := spanClass.ReplaceAllString(buf.String(), "<span class=$1>")
-	return strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&quot;", `"`).Replace(unquoted)
+	return strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&quot;", `"`, "&gt;", ">").Replace(unquoted)
 }
 
 func writerHTML(tokens []chroma.Token, plain map[chroma.TokenType]bool) string {

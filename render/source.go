@@ -205,12 +205,14 @@ func imageHash(b []byte) (uint32, uint32) {
 // session, its level 5 makes the same size as the standard library's
 // level 4 (18.1 MB) in 0.86 s instead of 1.39 s.
 //
-// Level 6, gzip's default: the source is the largest part of a page. On
-// the code-heavy 214 MB benchmark session its base64 is 62.2 MB, where
-// level 2 made 69.9 MB (0.75 s alone) and level 5 63.1 MB (1.1 s): level 6
-// takes 1.3 s alone, on the core the rendering leaves, and costs the export
-// about 0.4 s of CPU (three alternating runs of each), for a page 7.7 MB
-// smaller. Level 7 saves 0.7 MB more for 0.8 s; level 9 2.2 MB for 3.4 s.
+// Level 3: the source is the largest part of a page. On the code-heavy
+// 214 MB benchmark session its base64 is 68.6 MB at level 3, 69.9 at
+// level 2, 66.6 at 4, 62.2 at 6 (0.85, 0.75, 0.99, 1.27 s alone); on the
+// 85 MB generated one level 2 took 0.25 s, 3 0.29 s, 6 0.46 s. What it
+// costs is the export's time where the rendering wants both cores: level
+// 6 made gen-100k's export 0.1 s (8%) slower, level 4 0.05 s, level 3
+// as fast as level 2 within the noise, and level 3 is what brings the
+// code-heavy page under the reference's (with the store compressed).
 func compressSource(source io.Reader) (*spool, error) {
 	z := new(spool)
 	// Buffered: the compressor writes a few hundred bytes at a time, and
@@ -220,7 +222,7 @@ func compressSource(source io.Reader) (*spool, error) {
 	// off the end of an export of 85 MB, when nothing else runs.
 	bz := bufio.NewWriterSize(z, 256<<10)
 	b64 := base64.NewEncoder(base64.StdEncoding, bz)
-	zw, err := gzip.NewWriterLevel(b64, 6)
+	zw, err := gzip.NewWriterLevel(b64, 3)
 	if err == nil {
 		// No time: 0 (klauspost writes the zero time.Time as a time in 2042).
 		zw.ModTime = time.Unix(0, 0)

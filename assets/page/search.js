@@ -14,8 +14,8 @@
  * (haystack); workers.js (finder, feed).
  */
   // The quick search, until the exact index (hay) is complete: a term is
-  // looked for in the entry's HTML, ignoring case, outside tags ("<" and
-  // ">" in text are "&lt;" and "&gt;"). Its hits are hits of the exact
+  // looked for in the entry's HTML, ignoring case, outside tags ("<" in
+  // text is "&lt;"; ">" is "&gt;" or itself). Its hits are hits of the exact
   // search; it misses only a term that spans markup ("fmt.println" in
   // highlighted code), found once the exact index is ready and the search
   // runs again. The quick search's text: each chunk's text as it is (one
@@ -104,7 +104,7 @@
   function setQuickTerms() {
     searchGen++;
     quickTerms = state.query.map(function (q) {
-      if (/["'+\u03c2\u03c3]/.test(q)) return null;
+      if (/["'+>\u03c2\u03c3]/.test(q)) return null;
       var eq = q.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
       return {
         eq: eq, len: eq.length,
