@@ -1,12 +1,13 @@
 package archive
 
 import (
-	"canopy/internal/pagetest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"canopy/internal/pagetest"
 )
 
 func TestHomeStores(t *testing.T) {

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"bytes"
-	"canopy/internal/pagetest"
 	"context"
 	"io/fs"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+
+	"canopy/internal/pagetest"
 )
 
 // fixtures copies testdata/archive (pi directories, a gateway store, Flue

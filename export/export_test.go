@@ -2,7 +2,6 @@ package export
 
 import (
 	"bytes"
-	"canopy/internal/pagetest"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"canopy/internal/pagetest"
 	"canopy/mdexport"
 	"canopy/redact"
 	"canopy/render"

@@ -2,13 +2,13 @@ package export
 
 import (
 	"bytes"
-	"canopy/internal/pagetest"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"canopy/internal/pagetest"
 	"canopy/redact"
 	"canopy/scope"
 )

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"canopy/internal/mdcost"
+	"canopy/internal/pagetest"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -67,7 +68,7 @@ func renderPage(t testing.TB, s *sessiontree.Session) string {
 	if err := r.Render(&page, s, Options{NoSource: true}); err != nil {
 		t.Fatal(err)
 	}
-	return inflateStore(t, page.String())
+	return pagetest.InflateStore(t, page.String())
 }
 
 func nestedArrays(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }

@@ -1,7 +1,6 @@
 package render_test
 
 import (
-	"canopy/internal/pagetest"
 	"encoding/base64"
 	"math/rand/v2"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"canopy/internal/pagetest"
 	"canopy/internal/sessiongen"
 )
 

@@ -2,62 +2,17 @@ package render
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/gzip"
-
+	"canopy/internal/pagetest"
 	"canopy/sessiontree"
 )
-
-// storeChunkRE is one of the store's chunks as writeChunks writes it: its
-// positions and its text, gzip-compressed HTML in base64.
-var storeChunkRE = regexp.MustCompile(`<script type="text/x-canopy" data-i="([0-9 ]*)" data-z>([^<]*)</script>`)
-
-// unzipChunk is a store chunk's HTML: its text unpacked as the page's
-// script does (loadStore), checking that it is one gzip stream without a
-// name, a comment, extra fields or a time (the same page every time).
-func unzipChunk(t testing.TB, b64 string) string {
-	t.Helper()
-	gz, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil {
-		t.Fatalf("a store chunk is not base64: %v", err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatalf("a store chunk is not gzip: %v", err)
-	}
-	zr.Multistream(false)
-	html, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatalf("a store chunk does not unpack: %v", err)
-	}
-	if h := zr.Header; h.Name != "" || h.Comment != "" || h.Extra != nil || h.ModTime.Unix() != 0 {
-		t.Errorf("a store chunk's gzip header has a name, comment, extra or time: %+v", h)
-	}
-	if rest, _ := io.ReadAll(zr); len(rest) > 0 {
-		t.Errorf("a store chunk has %d bytes after its gzip stream", len(rest))
-	}
-	return string(html)
-}
-
-// inflateStore is page with each store chunk's text unpacked in place and
-// its data-z gone (pagetest.InflateStore), each chunk checked by unzipChunk.
-func inflateStore(t testing.TB, page string) string {
-	t.Helper()
-	return storeChunkRE.ReplaceAllStringFunc(page, func(m string) string {
-		sm := storeChunkRE.FindStringSubmatch(m)
-		return `<script type="text/x-canopy" data-i="` + sm[1] + `">` + unzipChunk(t, sm[2]) + `</script>`
-	})
-}
 
 // branchySession writes a session with a main path of three entries and,
 // off it, a branch of n entries whose text is said (a "<" and an "&" in
@@ -150,20 +105,20 @@ func checkStoreChunks(t *testing.T, r *Renderer, s *sessiontree.Session, page st
 		}
 	}
 	store := page[strings.Index(page, `<div id="store" hidden>`):strings.Index(page, `<main id="conversation"`)]
-	if n := strings.Count(store, "<script"); n != len(storeChunkRE.FindAllString(store, -1)) {
-		t.Fatalf("%d store chunks, %d of them as writeChunks writes them", n, len(storeChunkRE.FindAllString(store, -1)))
+	chunks := pagetest.StoreChunks(store)
+	if n := strings.Count(store, "<script"); n != len(chunks) {
+		t.Fatalf("%d store chunks, %d of them as writeChunks writes them", n, len(chunks))
 	}
 	var got []int
-	chunks := storeChunkRE.FindAllStringSubmatch(store, -1)
 	for _, c := range chunks {
 		var wantHTML strings.Builder
-		for _, f := range strings.Fields(c[1]) {
+		for _, f := range strings.Fields(c.Positions) {
 			pos, _ := strconv.Atoi(f)
 			got = append(got, pos)
 			wantHTML.WriteString(html[order[pos]])
 		}
-		if h := unzipChunk(t, c[2]); h != wantHTML.String() {
-			t.Errorf("a store chunk (positions %.40s) unpacks to\n%.300s\nwant\n%.300s", c[1], h, wantHTML.String())
+		if h := pagetest.Unzip(t, c.Text); h != wantHTML.String() {
+			t.Errorf("a store chunk (positions %.40s) unpacks to\n%.300s\nwant\n%.300s", c.Positions, h, wantHTML.String())
 		}
 	}
 	if len(chunks) < minChunks {

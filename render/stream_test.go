@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"canopy/internal/pagetest"
 	"canopy/sessiontree"
 )
 
@@ -98,8 +99,8 @@ func testPageChunks(t *testing.T, file string, wantChunks int) {
 	}
 	// The store: positions listed match the entries it holds (unpacked:
 	// see TestStoreCompressed).
-	for _, m := range storeChunkRE.FindAllStringSubmatch(page[store:conv], -1) {
-		if n, arts := len(strings.Fields(m[1])), strings.Count(unzipChunk(t, m[2]), "<article "); n != arts {
+	for _, c := range pagetest.StoreChunks(page[store:conv]) {
+		if n, arts := len(strings.Fields(c.Positions)), strings.Count(pagetest.Unzip(t, c.Text), "<article "); n != arts {
 			t.Errorf("a store chunk lists %d positions for %d entries", n, arts)
 		}
 	}

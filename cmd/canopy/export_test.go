@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"canopy/internal/pagetest"
 	"compress/gzip"
 	"encoding/base64"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"canopy/internal/pagetest"
 )
 
 // runCmd runs canopy with args in dir and returns its exit status and
