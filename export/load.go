@@ -25,6 +25,10 @@ type Input struct {
 	// (it is held in memory). 0: such input is refused, never opened (an
 	// archive's sources: a FIFO put among them must not hang the run).
 	MaxInput int64
+	// NoSHA256: the caller never shows the input's SHA-256 (canopy scan),
+	// so input read into memory is loaded without it (see
+	// sessiontree.LoadOptions). A regular file is loaded in place, as ever.
+	NoSHA256 bool
 }
 
 // Load loads a session. A regular file is loaded in place (kept open,
@@ -39,7 +43,7 @@ func Load(ctx context.Context, in Input) (*sessiontree.Session, error) {
 		if err != nil {
 			return nil, err
 		}
-		return sessiontree.Load(data, "-")
+		return sessiontree.LoadWith(data, "-", in.loadOptions())
 	}
 	fi, err := os.Stat(in.Path)
 	if err != nil {
@@ -62,7 +66,11 @@ func Load(ctx context.Context, in Input) (*sessiontree.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sessiontree.Load(data, in.Path)
+	return sessiontree.LoadWith(data, in.Path, in.loadOptions())
+}
+
+func (in Input) loadOptions() sessiontree.LoadOptions {
+	return sessiontree.LoadOptions{NoSHA256: in.NoSHA256}
 }
 
 // readAtMost reads all of r, failing once it has read more than max bytes.

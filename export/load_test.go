@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"os"
 	"path/filepath"
@@ -79,5 +80,36 @@ func TestLoad(t *testing.T) {
 				t.Errorf("loaded %d bytes, %d entries; want %d bytes", s.Size, len(s.Entries), len(data))
 			}
 		})
+	}
+}
+
+// TestLoadNoSHA256: input read into memory is loaded without its SHA-256
+// only when the caller says it never shows it; a regular file always has
+// it.
+func TestLoadNoSHA256(t *testing.T) {
+	data, err := os.ReadFile(demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.Sum256(data)
+	for _, c := range []struct {
+		in   Input
+		zero bool
+	}{
+		{Input{Path: "-", Stdin: bytes.NewReader(data), MaxInput: DefaultMaxInput}, false},
+		{Input{Path: "-", Stdin: bytes.NewReader(data), MaxInput: DefaultMaxInput, NoSHA256: true}, true},
+		{Input{Path: demo, NoSHA256: true}, false},
+	} {
+		s, err := Load(context.Background(), c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.zero && s.SHA256 != [sha256.Size]byte{} || !c.zero && s.SHA256 != want {
+			t.Errorf("%s (NoSHA256 %v): SHA-256 %x", c.in.Path, c.in.NoSHA256, s.SHA256)
+		}
+		if len(s.Entries) == 0 {
+			t.Errorf("%s: no entries", c.in.Path)
+		}
+		s.Close()
 	}
 }

@@ -72,6 +72,7 @@ func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, reda
 			return scanFile(in.Path)
 		}
 	}
+	in.NoSHA256 = true // scan never shows it
 	s, err := export.Load(ctx, in)
 	if err != nil {
 		return nil, redact.Report{}, nil, err
