@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"canopy/internal/pagetest"
 	"canopy/render"
 	"canopy/sessiontree"
 )
@@ -33,7 +34,7 @@ func TestNoSecretInPage(t *testing.T) {
 		if err := ren.Render(&page, s, render.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		out := page.String()
+		out := pagetest.InflateStore(t, page.String()) // the entries off the path too
 		kinds := map[string]bool{}
 		for _, p := range planted {
 			kinds[p.Kind] = true

@@ -58,11 +58,13 @@ func (tb *tab) Open(u string) {
 // waitStore waits (10 s at most) until the page's store is unpacked.
 func (tb *tab) waitStore() {
 	tb.t.Helper()
-	evalAsync[bool](tb, `(async () => {
+	if !evalAsync[bool](tb, `(async () => {
   const ready = () => { const s = document.getElementById("store"); return !s || !document.documentElement.classList.contains("js") || s.hasAttribute("data-ready"); };
   for (const t0 = performance.now(); !ready() && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 5));
   return ready();
-})()`)
+})()`) {
+		tb.t.Fatal("the page's store was not unpacked within 10 s")
+	}
 }
 
 // pageHelpers are defined before every evaluated expression.

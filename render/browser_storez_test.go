@@ -151,3 +151,68 @@ func TestBrowserStoreNoDecompression(t *testing.T) {
 	}
 	tb.Clean()
 }
+
+// TestBrowserStoreLongPathIntoBranch: on a conversation long enough to be
+// shown in a window (over 2,000 entries), a link whose leaf is in a
+// branch and whose target is before the fork (what "copy link" makes
+// there) shows the target at once, cut at the fork while the store is
+// still compressed, and then the branch to its leaf once the store is
+// unpacked, without the reader scrolling.
+func TestBrowserStoreLongPathIntoBranch(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"storelong","timestamp":"2026-03-01T09:00:00.000Z","cwd":"/w"}` + "\n")
+	line := func(id, parent, text string) {
+		p := "null"
+		if parent != "" {
+			p = fmt.Sprintf("%q", parent)
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-03-01T09:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":%q}]}}`+"\n", id, p, text)
+	}
+	main := func(from, to int) {
+		for i := from; i < to; i++ {
+			id, parent := fmt.Sprintf("m%d", i), fmt.Sprintf("m%d", i-1)
+			if i == 0 {
+				parent = ""
+			}
+			line(id, parent, "main "+id)
+		}
+	}
+	main(0, 2151)     // the session's path: m0 … m2199, its leaf written last
+	parent := "m2150" // the branch: b0 … b9, forking after m2150
+	for i := range 10 {
+		id := fmt.Sprintf("b%d", i)
+		line(id, parent, "branch "+id)
+		parent = id
+	}
+	main(2151, 2200)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "storelong.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, file)
+	if s.Leaf.ID != "m2199" {
+		t.Fatalf("the session's leaf is %s", s.Leaf.ID)
+	}
+	page := writePage(t, s, dir, "storelong")
+	tb := newTab(t)
+	// The store unpacked late, as on a big page: after the conversation
+	// has arrived and the target is shown.
+	tb.BeforePages(`{ const text = Response.prototype.text; Response.prototype.text = function () { return new Promise((r) => setTimeout(r, 700)).then(() => text.call(this)); }; }`)
+	tb.Tab.Open(withQuery(page, url.Values{"leafId": {"b9"}, "targetId": {"m2148"}})) // no wait for the store
+	got := evalAsync[string](tb, `(async () => {
+  for (const t0 = performance.now(); performance.now() - t0 < 5000; await new Promise((r) => setTimeout(r, 20))) {
+    if (entryOf("b9")) return "b9 shown";
+  }
+  const t = entryOf("m2148");
+  return "after 5 s: target " + (t ? "shown" : "not shown") + ", b0 " + (entryOf("b0") ? "shown" : "not shown") + ", store " + (document.getElementById("store").getAttribute("data-ready") || "not ready");
+})()`)
+	if got != "b9 shown" {
+		t.Errorf("a link to b9 through m2148: %s", got)
+	}
+	if !eval[bool](tb, `!!entryOf("m2148") && entryOf("m2148").classList.contains("target")`) {
+		t.Error("the target m2148 is not shown marked")
+	}
+	tb.Clean()
+}

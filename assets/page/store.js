@@ -11,8 +11,8 @@
  * (pictureURL).
  *
  * Relies on: prologue.js (doc, T, n, FL, CONV, F_EMBEDDED, texts); conversation.js
- * (pathTo, decorate, expandOutputs, retryPending, settled; pump fills the
- * chunks); navigation.js (notice); keys-indexing.js (prepareSoon);
+ * (pathTo, decorate, expandOutputs, retryPending, settled, askEdge; pump
+ * fills the chunks); navigation.js (notice); keys-indexing.js (prepareSoon);
  * toolbar.js (openOutputs).
  */
   // Entries' HTML. This script runs before the entries have arrived: the
@@ -131,6 +131,10 @@
     var el = doc.getElementById("store");
     if (el) el.setAttribute("data-ready", storeFailed ? "no" : "yes"); // for tests and benchmarks
     retryPending();
+    // A window cut short where the store's entries begin (a path into a
+    // branch, shown before they were unpacked) grows now: its end may be
+    // in view already, where the observer would not be told again.
+    askEdge(edgeEnd);
     prepareSoon();
     if (loaded) settled();
     var w = storeWaiting;

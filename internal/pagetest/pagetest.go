@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"io"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -39,7 +40,8 @@ func Unzip(tb testing.TB, text string) string {
 	if err != nil {
 		tb.Fatalf("a store chunk is not base64: %v", err)
 	}
-	r, err := gzip.NewReader(bytes.NewReader(z))
+	br := bytes.NewReader(z) // read no further than the reader asks
+	r, err := gzip.NewReader(br)
 	if err != nil {
 		tb.Fatalf("a store chunk is not gzip: %v", err)
 	}
@@ -51,8 +53,8 @@ func Unzip(tb testing.TB, text string) string {
 	if h := r.Header; h.Name != "" || h.Comment != "" || h.Extra != nil || !h.ModTime.IsZero() { // MTIME 0 reads as the zero time
 		tb.Errorf("a store chunk's gzip header has a name, comment, extra or time: %+v", h)
 	}
-	if rest, _ := io.ReadAll(r); len(rest) > 0 {
-		tb.Errorf("a store chunk has %d bytes after its gzip stream", len(rest))
+	if br.Len() > 0 {
+		tb.Errorf("a store chunk has %d bytes after its gzip stream", br.Len())
 	}
 	return string(html)
 }
@@ -64,6 +66,11 @@ func Unzip(tb testing.TB, text string) string {
 // secret, a cut tool output), looks in InflateStore(page) to see them too.
 func InflateStore(tb testing.TB, page string) string {
 	tb.Helper()
+	// Every store chunk, or the test would look past the ones it missed
+	// (session text cannot write this: its "<" is escaped).
+	if n, m := strings.Count(page, `<script type="text/x-canopy"`), len(storeChunk.FindAllStringIndex(page, -1)); n != m {
+		tb.Fatalf("the page has %d store chunks, %d of them as pagetest reads them", n, m)
+	}
 	return storeChunk.ReplaceAllStringFunc(page, func(m string) string {
 		sm := storeChunk.FindStringSubmatch(m)
 		return `<script type="text/x-canopy" data-i="` + sm[1] + `">` + Unzip(tb, sm[2]) + `</script>`
