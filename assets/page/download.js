@@ -4,18 +4,14 @@
  * <img> data (withImages, imageHash: render.dedupImages and
  * render.imageHash are the Go side).
  *
- * Relies on: prologue.js (doc); store.js (pathChunks, afterStore);
+ * Relies on: prologue.js (doc); store.js (pathChunks, afterStore, inflate64);
  * navigation.js (notice); toolbar.js (on).
  */
   on("download-source", function () {
     var el = doc.getElementById("source-data");
     if (!el) { notice("The page is still loading: try again in a moment."); return; }
     if (typeof DecompressionStream === "undefined") { notice("This browser cannot unpack the embedded session."); return; }
-    var bin = atob(JSON.parse(el.textContent));
-    var bytes = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    var file = new Response(stream).blob();
+    var file = inflate64(JSON.parse(el.textContent)).blob();
     if (el.hasAttribute("data-images")) {
       // The pictures are read from every chunk's HTML: the store's once
       // it is unpacked (afterStore).

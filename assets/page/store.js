@@ -2,7 +2,7 @@
  * store.js: the entries' HTML, as it arrives. The conversation's chunks
  * (main, the sentinels edgeTop and edgeEnd, pathChunks, chunkAt,
  * pathEnd, loaded, storeDone), the server's path (pathIdx, pathPos), the
- * store of the entries off it (storeLoc; unpacked by loadStore and
+ * store of the entries off it (storeLoc; unpacked by loadStore, inflate64 and
  * loadStoreSoon, then storeArrived, storeFailed, afterStore), available,
  * complete and htmlOf; each chunk's entries cut from its text (parts,
  * entriesOf, articleStarts, cutEntries); the entries' elements, built
@@ -92,7 +92,7 @@
     var unpacked;
     try {
       unpacked = Promise.all(zs.map(function (c) {
-        return unpackText(c.textContent).then(function (html) {
+        return inflate64(c.textContent).text().then(function (html) {
           c.textContent = html;
           c.removeAttribute("data-z");
         });
@@ -112,8 +112,10 @@
     requestAnimationFrame(function () { setTimeout(loadStore, 0); });
     setTimeout(loadStore, 1000);
   }
-  // unpackText is the text in b64, gzip-compressed and in base64.
-  function unpackText(b64) {
+  // inflate64 is what b64 holds, gzip-compressed and in base64, as a
+  // Response to read it from: a store chunk's text, the embedded session
+  // for download (download.js).
+  function inflate64(b64) {
     var bytes;
     if (Uint8Array.fromBase64) bytes = Uint8Array.fromBase64(b64);
     else {
@@ -122,7 +124,7 @@
       for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     }
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Response(stream).text();
+    return new Response(stream);
   }
   // storeArrived: the store's entries are available (or never will be).
   // What waited for them is done now.
