@@ -33,7 +33,11 @@ import (
 type Options struct {
 	Leaf     *sessiontree.Entry // the conversation's last entry; nil: the session's leaf
 	Scope    scope.Options      // what the sharing flags leave out
-	Redactor *redact.Redactor   // replaces credentials; nil: nothing is redacted
+	Redactor *redact.Redactor   // finds credentials; nil: nothing is looked for
+	// KeepSecrets: with a Redactor, the credentials it finds are counted
+	// (Prepared.Report) but left in place, for a page its maker keeps to
+	// himself (export --keep-secrets). Without it they are replaced.
+	KeepSecrets bool
 	// Page is how the page looks (Theme, Title, NoSource, Version, Nav);
 	// Prepare fills in its Leaf, Omitted and OriginalSHA256.
 	Page render.Options
@@ -54,7 +58,7 @@ type Prepared struct {
 	Session *sessiontree.Session // s itself, or a session in memory made from it
 	Leaf    *sessiontree.Entry   // in Session
 	Page    render.Options
-	Report  *RedactionReport // what redaction replaced; nil without a Redactor
+	Report  *RedactionReport // the credentials found (replaced unless KeepSecrets); nil without a Redactor
 	// Notices are what preparing it found to tell: problems in its
 	// subagents' files, subagents left out.
 	Notices []string
@@ -82,11 +86,10 @@ func Prepare(ctx context.Context, s *sessiontree.Session, o Options) (*Prepared,
 	page.Omitted = append(page.Omitted, cut.Omitted...)
 	p := &Prepared{Session: cut.Session, Leaf: cut.Leaf}
 	if o.Redactor != nil {
-		red, rep, err := Redact(ctx, cut.Session, o.Redactor)
+		red, report, err := findSecrets(ctx, cut.Session, o)
 		if err != nil {
 			return nil, err
 		}
-		report := NewRedactionReport(cut.Session, rep)
 		p.Session, p.Leaf, p.Report = red, sameEntry(red, cut.Leaf), &report
 	}
 	if o.Subagents {
@@ -100,12 +103,8 @@ func Prepare(ctx context.Context, s *sessiontree.Session, o Options) (*Prepared,
 			mergeReports(p.Report, d.reports)
 		}
 	}
-	if p.Report != nil {
-		n := p.Report.Total()
-		if o.Archived {
-			n = -1
-		}
-		page.Omitted = append(page.Omitted, SecretsNote(n))
+	if note := secretsNote(p.Report, o); note != "" {
+		page.Omitted = append(page.Omitted, note)
 	}
 	page.Leaf = p.Leaf
 	p.Page = page
@@ -137,6 +136,10 @@ type Job struct {
 	// Loaded, when set, is called once the session is loaded (the command
 	// sets the process's memory limit by its size).
 	Loaded func(*sessiontree.Session)
+	// FindSecrets: when Options has no Redactor, Export makes one while
+	// the session loads (its rules take a few milliseconds to build), so
+	// that credentials are found, and replaced unless KeepSecrets.
+	FindSecrets bool
 }
 
 // FlagError is an error in what the flags ask of the session loaded (a
@@ -156,11 +159,19 @@ func flagError(format string, args ...any) error {
 // flags; any other names the file or the step it failed in.
 func Export(ctx context.Context, j Job) error {
 	renderer := j.startRenderer()
+	redactor := j.startRedactor()
 	s, err := Load(ctx, j.In)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if redactor != nil {
+		m := <-redactor
+		if m.err != nil {
+			return m.err
+		}
+		j.Redactor = m.r
+	}
 	if j.Loaded != nil {
 		j.Loaded(s)
 	}
@@ -175,7 +186,9 @@ func Export(ctx context.Context, j Job) error {
 	defer p.Session.Close() // and the subagents' sessions grafted into it
 	j.notify(p.Notices...)
 	if p.Report != nil {
-		j.notify(RedactionSummary(*p.Report, "redacted")...)
+		if line := SecretsLine(*p.Report, j.KeepSecrets, j.Dest, j.ReportPath); line != "" {
+			j.notify(line)
+		}
 		if j.ReportPath != "" {
 			if err := WriteReport(ctx, j.ReportPath, *p.Report); err != nil {
 				return err
@@ -245,6 +258,26 @@ func (j *Job) startRenderer() <-chan made {
 	go func() {
 		r, err := render.New()
 		c <- made{r, err}
+	}()
+	return c
+}
+
+// madeRedactor is a redactor, made while the session loads.
+type madeRedactor struct {
+	r   *redact.Redactor
+	err error
+}
+
+// startRedactor makes the redactor FindSecrets asks for, if one is
+// needed, while the session loads.
+func (j *Job) startRedactor() <-chan madeRedactor {
+	if !j.FindSecrets || j.Redactor != nil {
+		return nil
+	}
+	c := make(chan madeRedactor, 1)
+	go func() {
+		r, err := redact.New()
+		c <- madeRedactor{r, err}
 	}()
 	return c
 }

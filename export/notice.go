@@ -74,6 +74,58 @@ func RedactionSummary(rep RedactionReport, verb string) []string {
 	return out
 }
 
+// SecretsLine is export's one line on the credentials it found in what
+// it wrote to dest ("" when it found none): how many, of which kinds,
+// and what was done with them. kept: --keep-secrets left them in, which
+// is said as a warning. report is the --redact-report file, "" for none.
+func SecretsLine(rep RedactionReport, kept bool, dest, report string) string {
+	n := rep.Total()
+	if n == 0 {
+		return ""
+	}
+	kinds := make([]string, 0, len(rep.Kinds))
+	for k := range rep.Kinds {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if a, b := rep.Kinds[kinds[i]], rep.Kinds[kinds[j]]; a != b {
+			return a > b
+		}
+		return kinds[i] < kinds[j]
+	})
+	for i, k := range kinds {
+		kinds[i] = fmt.Sprintf("%s %d", k, rep.Kinds[k])
+	}
+	count := text.Count(n, "secret", "secrets")
+	detail := fmt.Sprintf("(%s: %s)", text.Count(len(rep.Findings), "occurrence", "occurrences"), strings.Join(kinds, ", "))
+	list := "--redact-report FILE lists them"
+	if report != "" {
+		list = "listed in " + report
+	}
+	if dest == "-" {
+		dest = "standard output"
+	}
+	if kept {
+		return fmt.Sprintf("warning: %s: %s kept in %s %s: do not share it; %s", rep.File, count, dest, detail, list)
+	}
+	return fmt.Sprintf("%s: %s redacted %s; %s, --keep-secrets keeps them", rep.File, count, detail, list)
+}
+
+// secretsNote is what a page's header says of the credentials: how many
+// were replaced, or "" when none were (or they were kept). An archive's
+// redacted page always says so, with no count (SecretsNote).
+func secretsNote(rep *RedactionReport, o Options) string {
+	switch {
+	case rep == nil || o.KeepSecrets:
+		return ""
+	case o.Archived:
+		return SecretsNote(-1)
+	case rep.Total() == 0:
+		return ""
+	}
+	return SecretsNote(rep.Total())
+}
+
 // SecretsNote is what a redacted page lists among what was left out: n
 // secrets replaced (n < 0: not counted, as on an archive's pages).
 func SecretsNote(n int) string {

@@ -12,7 +12,8 @@ import (
 
 // Redact replaces every secret in s's source and loads the result: the
 // page, and the session readers download from it, are then made of the
-// redacted text only. s stays open; the session returned is in memory.
+// redacted text only. s stays open; the session returned is in memory,
+// or s itself when nothing was found.
 func Redact(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) (*sessiontree.Session, redact.Report, error) {
 	if ctx.Err() != nil {
 		return nil, redact.Report{}, ErrInterrupted
@@ -23,11 +24,45 @@ func Redact(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) (*s
 		return nil, redact.Report{}, err
 	}
 	data, rep := r.Redact(src)
+	if len(rep.Findings) == 0 {
+		// Nothing replaced: the session as loaded is the redacted one,
+		// and a large file is not parsed a second time.
+		return s, rep, nil
+	}
 	red, err := sessiontree.Load(data, s.File)
 	if err != nil {
 		return nil, redact.Report{}, fmt.Errorf("reloading the redacted session: %w", err)
 	}
 	return red, rep, nil
+}
+
+// Scan finds the secrets in s's source without replacing them.
+func Scan(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) (redact.Report, error) {
+	if ctx.Err() != nil {
+		return redact.Report{}, ErrInterrupted
+	}
+	src, err := s.ReadSource()
+	if err != nil {
+		return redact.Report{}, err
+	}
+	return r.Scan(src), nil
+}
+
+// findSecrets finds the credentials in s with o.Redactor and, unless
+// o.KeepSecrets, replaces them: the session returned is s itself when
+// nothing was replaced. The report names the entries of s.
+func findSecrets(ctx context.Context, s *sessiontree.Session, o Options) (*sessiontree.Session, RedactionReport, error) {
+	red, rep := s, redact.Report{}
+	var err error
+	if o.KeepSecrets {
+		rep, err = Scan(ctx, s, o.Redactor)
+	} else {
+		red, rep, err = Redact(ctx, s, o.Redactor)
+	}
+	if err != nil {
+		return nil, RedactionReport{}, err
+	}
+	return red, NewRedactionReport(s, rep), nil
 }
 
 // RedactionReport is what --redact-report and `canopy scan --json` write.

@@ -36,7 +36,7 @@ func addSubagents(ctx context.Context, s *sessiontree.Session, p *Prepared, o Op
 	if err != nil {
 		d.notices = append(d.notices, fmt.Sprintf("%v: some subagents may be left out", err))
 	}
-	if o.Redactor != nil && subs != nil {
+	if o.Redactor != nil && !o.KeepSecrets && subs != nil {
 		// The words of a subagent's meta file (agentType, description)
 		// are shown on the page, and are not in any transcript redacted.
 		for _, x := range subs.List {
@@ -64,11 +64,11 @@ func addSubagents(ctx context.Context, s *sessiontree.Session, p *Prepared, o Op
 		if o.Redactor == nil {
 			return cut.Session, nil
 		}
-		red, rep, err := Redact(ctx, cut.Session, o.Redactor)
+		red, rep, err := findSecrets(ctx, cut.Session, o)
 		if err != nil {
 			return nil, err
 		}
-		d.reports = append(d.reports, NewRedactionReport(cut.Session, rep))
+		d.reports = append(d.reports, rep)
 		return red, nil
 	}
 	for _, err := range p.Session.GraftSubagents(subs, prepare) {

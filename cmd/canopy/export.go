@@ -14,12 +14,11 @@ import (
 	"canopy/export"
 	"canopy/internal/outpath"
 	"canopy/mdexport"
-	"canopy/redact"
 	"canopy/render"
 	"canopy/sessiontree"
 )
 
-const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--no-subagents] [--redact [--redact-report FILE]] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]"
+const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--no-subagents] [--keep-secrets] [--redact-report FILE] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]"
 
 // exportFlags are runExport's flags, and the job they describe.
 type exportFlags struct {
@@ -30,6 +29,7 @@ type exportFlags struct {
 	cpuProfile          *string
 	limit               *int
 	noSource, redact    *bool
+	keepSecrets         *bool
 	noSubagents         *bool
 	maxInput            *byteSize
 	job                 export.Job // the sharing flags are set in its Scope
@@ -55,8 +55,9 @@ func newExportFlags() *exportFlags {
 	fs.BoolVar(&cut.NoThinking, "no-thinking", false, "leave out thinking blocks")
 	fs.BoolVar(&cut.NoToolOutput, "no-tool-output", false, "leave out what tools returned (calls and their arguments stay)")
 	fs.BoolVar(&cut.NoHidden, "no-hidden", false, "leave out custom messages the user never saw, and extensions' state")
-	f.redact = fs.Bool("redact", false, "replace credentials (API keys, tokens, passwords, private keys, ...) with [REDACTED:kind#n] markers, in the page and in the session it embeds; a summary goes to stderr")
-	f.reportPath = fs.String("redact-report", "", "with --redact, also write the findings as JSON to `FILE`")
+	f.keepSecrets = fs.Bool("keep-secrets", false, "keep the credentials found in the session as they are (a page for yourself; a warning says how many); by default they are replaced with [REDACTED:kind#n] markers everywhere the export writes")
+	f.redact = fs.Bool("redact", false, "replace credentials: the default (this flag is kept for scripts that name it)")
+	f.reportPath = fs.String("redact-report", "", "also write the credentials found (kind, marker, line, entry) as JSON to `FILE`")
 	f.maxInput = addMaxInput(fs)
 	// For building canopy, not for its users: the profiles that
 	// default.pgo is made of (go run ./cmd/canopybench --pgo).
@@ -111,8 +112,8 @@ func (f *exportFlags) check() string {
 	default:
 		return fmt.Sprintf("--theme must be auto, light or dark, not %q", *f.theme)
 	}
-	if *f.reportPath != "" && !*f.redact {
-		return "--redact-report goes with --redact"
+	if *f.redact && *f.keepSecrets {
+		return "--redact and --keep-secrets ask for opposite things: pick one"
 	}
 	f.markdown = *f.format == "markdown" || *f.format == "md"
 	if !f.markdown && *f.format != "html" {
@@ -203,13 +204,9 @@ func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
 	} else {
 		j.Subagents = !*f.noSubagents
 	}
-	if *f.redact {
-		r, err := redact.New()
-		if err != nil {
-			return j, err
-		}
-		j.Redactor = r
-	}
+	// Safe by default: credentials are always looked for, and replaced
+	// unless --keep-secrets (which is then warned of).
+	j.FindSecrets, j.KeepSecrets = true, *f.keepSecrets
 	if e.limitMemory {
 		j.Loaded = func(s *sessiontree.Session) { limitMemory(s.Size) }
 	}

@@ -2,12 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"canopy/export"
+	"canopy/internal/pagetest"
 )
 
 // The fake credentials planted in testdata/secrets/secrets.jsonl.
@@ -45,42 +45,77 @@ func TestScan(t *testing.T) {
 	}
 }
 
+// TestExportRedact: an export is safe by default. Without a flag (or with
+// --redact, the default named), no credential is anywhere in what it
+// writes (the page's entries, its compressed store, the embedded source;
+// the Markdown), the page's header says how many were replaced, and one
+// line on stderr says so; --keep-secrets writes them and warns.
 func TestExportRedact(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		flags    []string
+		markdown bool
+		kept     bool
+		stderr   string
+	}{
+		{"page by default", nil, false, false, "4 secrets redacted (5 occurrences: aws-access-key 1, database-url 1, github-pat 1, private-key 1); --redact-report FILE lists them, --keep-secrets keeps them"},
+		{"page, --redact", []string{"--redact"}, false, false, "4 secrets redacted (5 occurrences:"},
+		{"markdown by default", []string{"--format", "markdown"}, true, false, "4 secrets redacted (5 occurrences:"},
+		{"page, --keep-secrets", []string{"--keep-secrets"}, false, true, "warning: " + secretsFile + ": 4 secrets kept in standard output (5 occurrences:"},
+		{"markdown, --keep-secrets", []string{"--format", "markdown", "--keep-secrets"}, true, true, "4 secrets kept in standard output"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, out, stderr := runCmd(t, "", nil, append([]string{"export", secretsFile, "-o", "-"}, c.flags...)...)
+			if st != exitOK {
+				t.Fatalf("exit %d: %s", st, stderr)
+			}
+			if !strings.Contains(stderr, c.stderr) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("stderr is not the one line %q:\n%s", c.stderr, stderr)
+			}
+			all := out
+			if !c.markdown {
+				all = pagetest.InflateStore(t, out) + embeddedSource(t, out)
+			}
+			for _, secret := range plantedSecrets {
+				if strings.Contains(all, secret) != c.kept {
+					t.Errorf("secret %q in the output: %v, want %v", secret, !c.kept, c.kept)
+				}
+			}
+			if strings.Contains(all, "[REDACTED:github-pat#1]") == c.kept {
+				t.Errorf("marker in the output: %v, want %v", c.kept, !c.kept)
+			}
+			if strings.Contains(out, "secrets: 4 replaced") == c.kept {
+				t.Errorf("the header says the page is redacted: %v, want %v", c.kept, !c.kept)
+			}
+			if !strings.Contains(out, "4f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39") {
+				t.Error("a commit hash was mangled")
+			}
+		})
+	}
+	// Nothing found: nothing said, and the page says nothing of secrets.
+	demo := filepath.Join("..", "..", "testdata", "demo", "demo.jsonl")
+	st, out, stderr := runCmd(t, "", nil, "export", demo, "-o", "-")
+	if st != exitOK || stderr != "" || strings.Contains(out, "replaced by [REDACTED") {
+		t.Errorf("a clean session: exit %d, stderr %q, secrets note %v", st, stderr, strings.Contains(out, "replaced by [REDACTED"))
+	}
+}
+
+// TestRedactReport: --redact-report lists what was found, redacted or
+// kept; --redact and --keep-secrets together are a usage error.
+func TestRedactReport(t *testing.T) {
 	dir := t.TempDir()
-	reportPath := filepath.Join(dir, "report.json")
-	st, page, stderr := runCmd(t, "", nil, "export", secretsFile, "-o", "-", "--redact", "--redact-report", reportPath)
-	if st != exitOK {
-		t.Fatalf("exit %d: %s", st, stderr)
-	}
-	src := embeddedSource(t, page)
-	for _, secret := range plantedSecrets {
-		if strings.Contains(page, secret) || strings.Contains(src, secret) {
-			t.Errorf("%q survived in the page or its embedded source", secret)
+	for _, flags := range [][]string{nil, {"--keep-secrets"}} {
+		reportPath := filepath.Join(dir, "report.json")
+		args := append([]string{"export", secretsFile, "-o", filepath.Join(dir, "p.html"), "--redact-report", reportPath}, flags...)
+		if st, _, stderr := runCmd(t, "", nil, args...); st != exitOK || !strings.Contains(stderr, "listed in "+reportPath) {
+			t.Fatalf("%v: exit %d: %s", flags, st, stderr)
+		}
+		var rep export.RedactionReport
+		if err := json.Unmarshal(mustRead(t, reportPath), &rep); err != nil || len(rep.Findings) != 5 || rep.Findings[0].EntryID != "u1" {
+			t.Errorf("%v: report: %v %+v", flags, err, rep)
 		}
 	}
-	for _, marker := range []string{"[REDACTED:github-pat#1]", "[REDACTED:private-key#1]"} {
-		if !strings.Contains(page, marker) || !strings.Contains(src, marker) {
-			t.Errorf("marker %s missing from the page or the source", marker)
-		}
-	}
-	if !strings.Contains(page, "secrets: 4 replaced") {
-		t.Error("the header does not say the page is redacted")
-	}
-	if !strings.Contains(page, "4f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39") {
-		t.Error("a commit hash was mangled")
-	}
-	if !strings.Contains(stderr, "4 secrets redacted") {
-		t.Errorf("no summary on stderr: %s", stderr)
-	}
-	raw, err := os.ReadFile(reportPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep export.RedactionReport
-	if err := json.Unmarshal(raw, &rep); err != nil || len(rep.Findings) != 5 || rep.Findings[0].EntryID != "u1" {
-		t.Errorf("report: %v %+v", err, rep)
-	}
-	if st, _, _ := runCmd(t, "", nil, "export", secretsFile, "-o", "-", "--redact-report", reportPath); st != exitUsage {
-		t.Errorf("--redact-report without --redact: exit %d, want 2", st)
+	if st, _, stderr := runCmd(t, "", nil, "export", secretsFile, "-o", "-", "--redact", "--keep-secrets"); st != exitUsage || !strings.Contains(stderr, "pick one") {
+		t.Errorf("--redact --keep-secrets: exit %d, want 2: %s", st, stderr)
 	}
 }
