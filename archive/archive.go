@@ -76,6 +76,9 @@ type Result struct {
 	// Passed are the files of gateway stores not archived, and why (lock
 	// files, backups of the store, …): listed, not errors.
 	Passed []Problem
+	// WithSecrets sessions hold Secrets credentials in all: replaced in
+	// their pages with Options.Redact, kept as they are otherwise.
+	WithSecrets, Secrets int
 	// Leftover, when set, is a directory holding files that were put in
 	// OUTDIR while the run made the new archive: not in the previous
 	// archive's manifest, they were moved there instead of removed.
@@ -250,15 +253,20 @@ func (r *runner) run(srcs []string) (*Result, error) {
 	if err := r.interrupted(); err != nil {
 		return nil, err
 	}
+	// Credentials are looked for in every session: an archive that keeps
+	// them (an audit record) says which sessions hold them; with --redact
+	// they are replaced.
+	finder, err := redact.New()
+	if err != nil {
+		return nil, err
+	}
 	var redactor *redact.Redactor
 	if r.o.Redact {
-		if redactor, err = redact.New(); err != nil {
-			return nil, err
-		}
+		redactor = finder
 	}
 	// 1. Hash every source; summarize the sessions whose source changed.
 	recs := prev.records()
-	rd := readSources(r.ctx, found, prev, recs, redactor, r.o)
+	rd := readSources(r.ctx, found, prev, recs, finder, r.o)
 	if err := r.interrupted(); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,9 @@ type indexData struct {
 	Total               totals
 	Projects            []projectView
 	Skipped             []Problem
+	// Secrets says which sessions hold credentials, and what was done
+	// with them; "" when none does.
+	Secrets string
 }
 
 type projectView struct {
@@ -80,6 +84,7 @@ type rowView struct {
 	Tokens               float64
 	Input, Output, Cost  string
 	CostValue            string
+	Secrets              string // "4 secrets kept", "4 secrets redacted"; "" for none
 }
 
 // renderIndex makes index.html: every session, grouped by project, with
@@ -130,7 +135,37 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 	d.Version, d.Title = version, "Session archive"
 	d.Skipped = skipped
 	d.Flags = strings.Join(flags, " ")
+	d.Secrets = secretsNote(ss, slices.Contains(flags, "--redact"))
+	for i := range d.Projects {
+		for j := range d.Projects[i].Sessions {
+			r := &d.Projects[i].Sessions[j]
+			if r.Secrets != "" {
+				r.Secrets += map[bool]string{true: " redacted", false: " kept"}[slices.Contains(flags, "--redact")]
+			}
+		}
+	}
 	return executeIndex(&d)
+}
+
+// secretsNote is what the index says of the credentials in ss: how many
+// sessions hold them and, where they are kept, how to publish the
+// archive safely.
+func secretsNote(ss []Session, redacted bool) string {
+	n, total := 0, 0
+	for i := range ss {
+		if ss[i].Secrets > 0 {
+			n++
+			total += ss[i].Secrets
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	held := fmt.Sprintf("%s (%s in all)", text.Count(n, "session holds credentials", "sessions hold credentials"), text.Count(total, "secret", "secrets"))
+	if redacted {
+		return held + ": replaced by [REDACTED:kind#n] markers in their pages and here."
+	}
+	return held + ", marked below and kept as they are: this archive is an audit record, not for publishing. To publish it, make it with --redact (canopy archive SRC… -o OUTDIR --redact)."
 }
 
 // projectTops are a project's sessions that are not listed under another.
@@ -199,6 +234,9 @@ func (l *indexLinks) row(s *Session) rowView {
 		Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
 		Input:  text.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: text.Thousands(s.Usage.Output),
 		Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
+	}
+	if s.Secrets > 0 {
+		r.Secrets = text.Count(s.Secrets, "secret", "secrets")
 	}
 	if s.Stale != "" {
 		r.Notes = append(r.Notes, "stale: the page is from an earlier run; "+s.Stale)

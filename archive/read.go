@@ -42,17 +42,18 @@ type known struct {
 
 // readSources hashes every source and summarizes the sessions among them:
 // those whose source the previous archive already had (by hash) from its
-// manifest, the others by loading them.
-func readSources(ctx context.Context, found []Source, prev *Manifest, recs records, redactor *redact.Redactor, o *Options) *readResult {
+// manifest, the others by loading them. finder counts the credentials in
+// each, and with o.Redact replaces them in what the index shows.
+func readSources(ctx context.Context, found []Source, prev *Manifest, recs records, finder *redact.Redactor, o *Options) *readResult {
 	byHash := knownSessions(prev, recs, o)
-	if redactor != nil {
-		redactLabels(found, redactor)
+	if o.Redact {
+		redactLabels(found, finder)
 	}
 	reads := make([]sourceRead, len(found))
 	progress := o.progress("reading", len(found))
 	each(ctx, len(found), o.Jobs, func(i int) {
 		defer progress(found[i].Path)
-		reads[i] = readSource(ctx, found[i], byHash, redactor)
+		reads[i] = readSource(ctx, found[i], byHash, finder, o.Redact)
 	})
 	rd := &readResult{failed: map[string]error{}, excluded: map[string]bool{}}
 	if ctx.Err() != nil {
@@ -103,8 +104,9 @@ func redactLabels(found []Source, redactor *redact.Redactor) {
 
 // readSource hashes one source and summarizes its session: from what the
 // previous run learned of the same bytes, else by loading it as its page
-// is made (redacted, when redactor is set).
-func readSource(ctx context.Context, src Source, byHash map[string]known, redactor *redact.Redactor) sourceRead {
+// is made, its credentials counted by finder (and replaced, with
+// redacted).
+func readSource(ctx context.Context, src Source, byHash map[string]known, finder *redact.Redactor, redacted bool) sourceRead {
 	size, sum, err := hashFile(ctx, src.Path)
 	if err != nil {
 		return sourceRead{err: err}
@@ -122,7 +124,7 @@ func readSource(ctx context.Context, src Source, byHash map[string]known, redact
 		rec.Format = k.format
 		return sourceRead{ok: true, rec: rec, session: s}
 	}
-	p, err := prepare(ctx, src, export.Options{Redactor: redactor, Archived: true})
+	p, err := prepare(ctx, src, export.Options{Redactor: finder, KeepSecrets: !redacted, Archived: true})
 	if err != nil {
 		return sourceRead{err: err}
 	}
@@ -137,10 +139,11 @@ func readSource(ctx context.Context, src Source, byHash map[string]known, redact
 	if err := s.Err(); err != nil {
 		return sourceRead{err: err} // the first prompt could not be read again
 	}
-	if a := summary.Agent; a != nil && redactor != nil {
+	summary.Secrets = p.Report.Total()
+	if a := summary.Agent; a != nil && redacted {
 		red := *a // the meta file's words are shown in the index and in links
-		red.Type, _ = redactor.Text(red.Type)
-		red.Description, _ = redactor.Text(red.Description)
+		red.Type, _ = finder.Text(red.Type)
+		red.Description, _ = finder.Text(red.Description)
 		summary.Agent = &red
 	}
 	rec.Format = fmt.Sprintf("%s v%d", s.Format, s.Version)

@@ -34,6 +34,10 @@ type Session struct {
 	Silent       int               `json:"silent,omitempty"` // NO_REPLY and HEARTBEAT_OK turns
 	Gateway      *GatewayInfo      `json:"gateway,omitempty"`
 	Diagnostics  int               `json:"diagnostics,omitempty"`
+	// Secrets is how many credentials (distinct values) its source holds:
+	// kept as they are in its page, as in an audit record, unless the
+	// archive is made with --redact, which replaces them.
+	Secrets int `json:"secrets,omitempty"`
 	Rotation     *Rotation         `json:"rotation,omitempty"` // a transcript a gateway rotated: reset, deleted, backup
 	Locked       bool              `json:"locked,omitzero"`    // archived as it stood, a lock file beside it
 

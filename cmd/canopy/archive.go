@@ -11,6 +11,7 @@ import (
 
 	"canopy/archive"
 	"canopy/export"
+	"canopy/internal/text"
 )
 
 const (
@@ -85,13 +86,13 @@ func runArchive(e *env, args []string) int {
 		printLine(e.stderr, "canopy archive: %v", err)
 		return exitFail
 	}
-	return reportArchive(e, res, *out)
+	return reportArchive(e, res, *out, *doRedact)
 }
 
 // reportArchive tells what a run did: the files skipped, the stale pages,
 // the files moved aside, then a summary line; and gives the status to
 // exit with.
-func reportArchive(e *env, res *archive.Result, out string) int {
+func reportArchive(e *env, res *archive.Result, out string, redacted bool) int {
 	for _, p := range res.Problems {
 		printLine(e.stderr, "%s: error: skipped: %s", p.Path, p.Error)
 	}
@@ -108,18 +109,27 @@ func reportArchive(e *env, res *archive.Result, out string) int {
 	if res.Leftover != "" {
 		printLine(e.stderr, "canopy archive: files put in %s while it was being archived were not in its manifest: they are in %s", out, res.Leftover)
 	}
-	line := fmt.Sprintf("archived %d sessions in %s: %d pages rendered, %d unchanged", res.Sessions, out, res.Rendered, res.Kept)
+	line := fmt.Sprintf("archived %s in %s: %s rendered, %d unchanged", text.Count(res.Sessions, "session", "sessions"), out,
+		text.Count(res.Rendered, "page", "pages"), res.Kept)
 	if n := len(res.Stale); n > 0 {
 		line += fmt.Sprintf(", %d stale", n)
 	}
 	line += fmt.Sprintf(", %d removed", res.Removed)
 	if n := len(res.Problems); n > 0 {
-		line += fmt.Sprintf(", %d files skipped", n)
+		line += ", " + text.Count(n, "file", "files") + " skipped"
 	}
 	if n := len(res.Passed); n > 0 {
-		line += fmt.Sprintf(", %d store files not archived (listed in the index)", n)
+		line += ", " + text.Count(n, "store file", "store files") + " not archived (listed in the index)"
 	}
 	printLine(e.stderr, "%s", line)
+	if res.WithSecrets > 0 {
+		held := fmt.Sprintf("%s (%s in all)", text.Count(res.WithSecrets, "session holds credentials", "sessions hold credentials"), text.Count(res.Secrets, "secret", "secrets"))
+		if redacted {
+			printLine(e.stderr, "canopy archive: %s: replaced in their pages", held)
+		} else {
+			printLine(e.stderr, "canopy archive: %s, kept as they are (marked in the index): to publish the archive, make it with --redact", held)
+		}
+	}
 	if res.Incomplete() {
 		// Stale pages: what the archive shows is not what the sources
 		// hold now. A script must notice, as it would a failure.

@@ -69,7 +69,7 @@ func TestArchiveCommandSafety(t *testing.T) {
 	}
 	// --prune: removed; the page that linked to it is made again.
 	code, _, stderr = canopy(t, nil, "archive", link, "-o", out, "--quiet", "--prune")
-	if code != exitOK || !strings.Contains(stderr, "archived 7 sessions in "+out+": 1 pages rendered, 6 unchanged, 1 removed") {
+	if code != exitOK || !strings.Contains(stderr, "archived 7 sessions in "+out+": 1 page rendered, 6 unchanged, 1 removed") {
 		t.Errorf("archive --prune: exit %d, %q", code, stderr)
 	}
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"canopy/internal/pagetest"
 )
 
 func TestArchiveAndVerifyCommands(t *testing.T) {
@@ -20,7 +22,7 @@ func TestArchiveAndVerifyCommands(t *testing.T) {
 	}
 	// Not a terminal: one plain line per page, then the problems and a
 	// summary naming what was done.
-	for _, want := range []string{"pages 8/8 ", "broken.jsonl: error: skipped: line 1:", "archived 8 sessions in " + out + ": 8 pages rendered, 0 unchanged, 0 removed, 1 files skipped"} {
+	for _, want := range []string{"pages 8/8 ", "broken.jsonl: error: skipped: line 1:", "archived 8 sessions in " + out + ": 8 pages rendered, 0 unchanged, 0 removed, 1 file skipped"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("archive stderr lacks %q:\n%s", want, stderr)
 		}
@@ -102,5 +104,67 @@ func TestArchiveHome(t *testing.T) {
 	}
 	if _, _, stderr := canopy(t, nil, "archive", home, "-o", out, "--quiet"); strings.Contains(stderr, "holds agents' sessions") {
 		t.Errorf("--quiet still says what it reads: %s", stderr)
+	}
+}
+
+// TestArchiveCountsSecrets: an archive keeps sessions as they are (an
+// audit record) but says which hold credentials: in its summary, in the
+// index (a note under the totals and a mark on the row) and in the
+// manifest; with --redact it says they were replaced, and its pages and
+// index hold none.
+func TestArchiveCountsSecrets(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{secretsFile, filepath.Join("..", "..", "testdata", "demo", "demo.jsonl")} {
+		if err := os.WriteFile(filepath.Join(src, filepath.Base(f)), mustRead(t, f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		flags          []string
+		summary, index string
+		row            string
+		kept           bool
+	}{
+		{nil, "1 session holds credentials (4 secrets in all), kept as they are (marked in the index): to publish the archive, make it with --redact",
+			"1 session holds credentials (4 secrets in all), marked below and kept as they are", `<span class="secrets">4 secrets kept</span>`, true},
+		{[]string{"--redact"}, "1 session holds credentials (4 secrets in all): replaced in their pages",
+			"1 session holds credentials (4 secrets in all): replaced by", `<span class="secrets">4 secrets redacted</span>`, false},
+	} {
+		out := filepath.Join(dir, "arch"+strings.Join(c.flags, ""))
+		code, _, stderr := canopy(t, nil, append([]string{"archive", src, "-o", out, "--quiet"}, c.flags...)...)
+		if code != exitOK || !strings.Contains(stderr, "canopy archive: "+c.summary+"\n") {
+			t.Errorf("%v: exit %d, stderr lacks %q:\n%s", c.flags, code, c.summary, stderr)
+		}
+		index := string(mustRead(t, filepath.Join(out, "index.html")))
+		if !strings.Contains(index, c.index) || strings.Count(index, `<span class="secrets">`) != 1 || !strings.Contains(index, c.row) {
+			t.Errorf("%v: the index does not mark the one session with secrets (%q, %q)", c.flags, c.index, c.row)
+		}
+		var m struct {
+			Sessions []struct {
+				Source, Page string
+				Secrets      int
+			}
+		}
+		if err := json.Unmarshal(mustRead(t, filepath.Join(out, "manifest.json")), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range m.Sessions {
+			want := 0
+			if filepath.Base(s.Source) == "secrets.jsonl" {
+				want = 4
+			}
+			page := pagetest.InflateStore(t, string(mustRead(t, filepath.Join(out, filepath.FromSlash(s.Page)))))
+			if s.Secrets != want || strings.Contains(page, plantedSecrets[0]) != (c.kept && want > 0) {
+				t.Errorf("%v: %s: %d secrets in the manifest, want %d; kept in its page: %v, want %v",
+					c.flags, s.Source, s.Secrets, want, !c.kept, c.kept)
+			}
+		}
+		if strings.Contains(index, plantedSecrets[0]) != c.kept {
+			t.Errorf("%v: the index shows the secret in the title: %v, want %v", c.flags, !c.kept, c.kept)
+		}
 	}
 }

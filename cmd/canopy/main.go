@@ -20,7 +20,7 @@ import (
 
 // version is the canopy version; release builds may set it with
 // -ldflags "-X main.version=…".
-var version = "0.1.0"
+var version = "0.2.0"
 
 // Exit statuses.
 const (
