@@ -37,9 +37,9 @@ type Session struct {
 	// Secrets is how many credentials (distinct values) its source holds:
 	// kept as they are in its page, as in an audit record, unless the
 	// archive is made with --redact, which replaces them.
-	Secrets int `json:"secrets,omitempty"`
-	Rotation     *Rotation         `json:"rotation,omitempty"` // a transcript a gateway rotated: reset, deleted, backup
-	Locked       bool              `json:"locked,omitzero"`    // archived as it stood, a lock file beside it
+	Secrets  int       `json:"secrets,omitempty"`
+	Rotation *Rotation `json:"rotation,omitempty"` // a transcript a gateway rotated: reset, deleted, backup
+	Locked   bool      `json:"locked,omitzero"`    // archived as it stood, a lock file beside it
 
 	// How it links to others, as written in the file.
 	ParentSession string                     `json:"parentSession,omitempty"` // header: the session it was forked from
