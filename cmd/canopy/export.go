@@ -99,7 +99,7 @@ func runExport(e *env, args []string) int {
 		err = export.Export(e.ctx, j)
 	}
 	if err != nil {
-		return exportFailed(e, err, dest)
+		return exportFailed(e, err, in, dest)
 	}
 	return exitOK
 }
@@ -230,7 +230,7 @@ func formatFlags(fs *pflag.FlagSet, markdown bool) string {
 
 // exportFailed reports a failed or interrupted export and gives the status
 // to exit with.
-func exportFailed(e *env, err error, dest string) int {
+func exportFailed(e *env, err error, in, dest string) int {
 	var flagErr *export.FlagError
 	switch {
 	case errors.Is(err, export.ErrInterrupted):
@@ -239,7 +239,7 @@ func exportFailed(e *env, err error, dest string) int {
 	case errors.As(err, &flagErr):
 		printLine(e.stderr, "canopy export: %v", err)
 	default:
-		printLine(e.stderr, "canopy: %v", err)
+		printLine(e.stderr, "canopy: %v%s", err, loadHint(in, err))
 	}
 	return exitFail
 }

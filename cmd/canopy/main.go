@@ -105,6 +105,10 @@ func run(args []string, e *env) int {
 		usage(e.stderr)
 		return exitUsage
 	}
+	if msg, ok := unknownCommand(args); ok {
+		printLine(e.stderr, "%s", msg)
+		return exitUsage
+	}
 	// `canopy FILE` means `canopy export FILE`.
 	defer e.catchSignals()()
 	return runExport(e, args)
@@ -192,7 +196,7 @@ func (e *env) loadOne(fs *pflag.FlagSet, synopsis string, args []string, maxInpu
 	}
 	s, err := export.Load(e.ctx, e.input(fs.Arg(0), int64(*maxInput)))
 	if err != nil {
-		printLine(e.stderr, "canopy: %v", err)
+		printLine(e.stderr, "canopy: %v%s", err, loadHint(fs.Arg(0), err))
 		return nil, exitFail
 	}
 	return s, -1

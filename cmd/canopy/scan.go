@@ -23,7 +23,7 @@ func runScan(e *env, args []string) int {
 	}
 	s, raw, r, err := scanInput(e.ctx, e.input(fs.Arg(0), int64(*maxInput)))
 	if err != nil {
-		printLine(e.stderr, "canopy: %v", err)
+		printLine(e.stderr, "canopy: %v%s", err, loadHint(fs.Arg(0), err))
 		return exitFail
 	}
 	defer s.Close()
