@@ -21,7 +21,7 @@ import (
 func scanByLoad(path string, stdin []byte, asJSON bool) (st int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	fail := func(err error) (int, string, string) {
-		printLine(&errb, "canopy: %v", err)
+		printLine(&errb, "canopy: %v%s", err, loadHint(path, err))
 		return exitFail, out.String(), errb.String()
 	}
 	s, err := export.Load(context.Background(), export.Input{Path: path, Stdin: bytes.NewReader(stdin), MaxInput: export.DefaultMaxInput})
