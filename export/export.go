@@ -45,6 +45,10 @@ type Options struct {
 	// it and in its own, are drawn under the calls that ran them, cut
 	// and redacted as the session is (addSubagents).
 	Subagents bool
+	// scanned, when set, is the loaded file's bytes and the credentials
+	// found in them while it loaded (Export; prescan.go), used in place of
+	// reading and scanning it again when the session is not cut.
+	scanned *scanned
 	// Archived: the page is one of an archive's. The archive's manifest,
 	// not the page, gives the original file's hash, and the page's note on
 	// redaction gives no count, as archive pages always have (a count
@@ -73,7 +77,7 @@ func Prepare(ctx context.Context, s *sessiontree.Session, o Options) (*Prepared,
 	page := o.Page
 	page.Omitted = append([]string(nil), o.Page.Omitted...)
 	if !o.Archived {
-		page.OriginalSHA256 = sha256Hex(s)
+		page.OriginalSHA256 = originalSHA256(s, o.scanned)
 	}
 	leaf := o.Leaf
 	if leaf == nil {
@@ -134,8 +138,10 @@ type Job struct {
 	// caller makes it safe for a terminal.
 	Notify func(line string)
 	// Loaded, when set, is called once the session is loaded (the command
-	// sets the process's memory limit by its size).
-	Loaded func(*sessiontree.Session)
+	// sets the process's memory limit by its size), and again, with copy
+	// true, when what is rendered is a copy of it held in memory (cut down
+	// or redacted): the heap then holds that copy's bytes too.
+	Loaded func(s *sessiontree.Session, copy bool)
 	// FindSecrets: when Options has no Redactor, Export makes one while
 	// the session loads (its rules take a few milliseconds to build), so
 	// that credentials are found, and replaced unless KeepSecrets.
@@ -159,7 +165,7 @@ func flagError(format string, args ...any) error {
 // flags; any other names the file or the step it failed in.
 func Export(ctx context.Context, j Job) error {
 	renderer := j.startRenderer()
-	redactor := j.startRedactor()
+	redactor, scan := startScan(j.In.Path, j.startRedactor())
 	s, err := Load(ctx, j.In)
 	if err != nil {
 		return err
@@ -172,18 +178,27 @@ func Export(ctx context.Context, j Job) error {
 		}
 		j.Redactor = m.r
 	}
+	if scan != nil {
+		if s, err = j.useScan(s, <-scan); err != nil {
+			return fmt.Errorf("%s: %w", j.In.Path, err)
+		}
+	}
 	if j.Loaded != nil {
-		j.Loaded(s)
+		j.Loaded(s, j.scanned.of(s) && j.scanned.redacted)
 	}
 	j.notify(Diagnostics(s)...)
 	if j.Options.Leaf, err = j.pick(s); err != nil {
 		return err
 	}
 	p, err := Prepare(ctx, s, j.Options)
+	j.scanned = nil // the file's bytes, no longer needed
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.File, err)
 	}
 	defer p.Session.Close() // and the subagents' sessions grafted into it
+	if j.Loaded != nil && p.Session != s {
+		j.Loaded(p.Session, true)
+	}
 	j.notify(p.Notices...)
 	if p.Report != nil {
 		if line := SecretsLine(*p.Report, j.KeepSecrets, j.Dest, j.ReportPath); line != "" {

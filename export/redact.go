@@ -23,13 +23,23 @@ func Redact(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) (*s
 	if err != nil {
 		return nil, redact.Report{}, err
 	}
-	data, rep := r.Redact(src)
-	if len(rep.Findings) == 0 {
+	red, rep, err := redactData(src, s.File, r)
+	if red == nil && err == nil {
 		// Nothing replaced: the session as loaded is the redacted one,
 		// and a large file is not parsed a second time.
 		return s, rep, nil
 	}
-	red, err := sessiontree.Load(data, s.File)
+	return red, rep, err
+}
+
+// redactData replaces the secrets in src, the bytes of the session file
+// name, and loads the result; nil when there was nothing to replace.
+func redactData(src []byte, name string, r *redact.Redactor) (*sessiontree.Session, redact.Report, error) {
+	data, rep := r.Redact(src)
+	if len(rep.Findings) == 0 {
+		return nil, rep, nil
+	}
+	red, err := sessiontree.Load(data, name)
 	if err != nil {
 		return nil, redact.Report{}, fmt.Errorf("reloading the redacted session: %w", err)
 	}
@@ -54,9 +64,17 @@ func Scan(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) (reda
 func findSecrets(ctx context.Context, s *sessiontree.Session, o Options) (*sessiontree.Session, RedactionReport, error) {
 	red, rep := s, redact.Report{}
 	var err error
-	if o.KeepSecrets {
+	switch sc := o.scanned; {
+	case ctx.Err() != nil:
+		return nil, RedactionReport{}, ErrInterrupted
+	case sc.of(s):
+		// The file as loaded: its bytes were scanned as it loaded, and
+		// s holds them redacted already where there was anything to
+		// replace (Job.useScan).
+		rep = sc.rep
+	case o.KeepSecrets:
 		rep, err = Scan(ctx, s, o.Redactor)
-	} else {
+	default:
 		red, rep, err = Redact(ctx, s, o.Redactor)
 	}
 	if err != nil {
