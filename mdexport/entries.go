@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"canopy/internal/jsonindent"
 	"canopy/internal/text"
 	"canopy/sessiontree"
 )
@@ -359,7 +360,7 @@ func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) call {
 		d.add("File " + idSpan(p) + ":")
 		d.addPart(&part{class: classTool, kind: kindCode, content: clean(content), info: extLanguage(p), label: "Content", fold: true})
 	default:
-		d.addPart(&part{class: classTool, kind: kindCode, content: clean(prettyJSON(blk.Arguments)), info: "json", label: "Arguments", fold: true})
+		d.addPart(&part{class: classTool, kind: kindCode, content: clean(jsonindent.Indent(blk.Arguments)), info: "json", label: "Arguments", fold: true})
 	}
 	return c
 }
@@ -497,15 +498,6 @@ func editDiff(details jsontext.Value) string {
 		return ""
 	}
 	return strings.TrimRight(clean(det.Diff), "\n")
-}
-
-// prettyJSON indents raw JSON; invalid JSON is returned as it is.
-func prettyJSON(raw jsontext.Value) string {
-	v := jsontext.Value(append([]byte(nil), raw...))
-	if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
-		return string(raw)
-	}
-	return string(v)
 }
 
 // extLanguage names a file's language for a fence by its extension, which

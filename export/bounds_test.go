@@ -1,0 +1,57 @@
+package export
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"canopy/mdexport"
+)
+
+// TestBothWritersBounded feeds the same hostile sessions to both writers,
+// the page and the Markdown, and holds each to one bound on its size: at
+// most 50 times the input plus 2 MB. The Markdown indented every level of
+// nested JSON: 20 KB of tool arguments 9,990 arrays deep made a 200 MB
+// file (3.4 s, 800 MB of memory) where the page was 101 KB.
+func TestBothWritersBounded(t *testing.T) {
+	deep := strings.Repeat("[", 9990) + strings.Repeat("]", 9990)
+	deepObj := strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000)
+	head := `{"type":"session","version":3,"id":"bounds","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/x"}`
+	user := `{"type":"message","id":"u","parentId":null,"timestamp":"2026-03-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":%q}]}}`
+	call := `{"type":"message","id":"a","parentId":"u","timestamp":"2026-03-01T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":%q,"arguments":%s}],"provider":"p","model":"m","stopReason":"toolUse"}}`
+	reply := `{"type":"message","id":"r","parentId":"a","timestamp":"2026-03-01T10:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":%q}],"provider":"p","model":"m","stopReason":"stop"}}`
+	inputs := map[string]string{
+		"deep arguments, unknown tool": head + "\n" + fmt.Sprintf(user, "hi") + "\n" + fmt.Sprintf(call, "mytool", `{"x":`+deep+`}`),
+		"deep arguments, bash":         head + "\n" + fmt.Sprintf(user, "hi") + "\n" + fmt.Sprintf(call, "bash", `{"command":"ls","x":`+deepObj+`}`),
+		"deep custom data": head + "\n" + fmt.Sprintf(user, "hi") + "\n" +
+			`{"type":"custom","id":"c","parentId":"u","timestamp":"2026-03-01T10:00:02.000Z","customType":"x","data":` + deep + `}`,
+		"unclosed links":       head + "\n" + fmt.Sprintf(user, "hi") + "\n" + fmt.Sprintf(call, "read", `{"path":"a"}`) + "\n" + fmt.Sprintf(reply, strings.Repeat("[a](", 20000)),
+		"unmatched emphasis":   head + "\n" + fmt.Sprintf(user, strings.Repeat("*a _b ", 20000)),
+		"deeply nested quotes": head + "\n" + fmt.Sprintf(user, "hi") + "\n" + fmt.Sprintf(call, "read", `{"path":"a"}`) + "\n" + fmt.Sprintf(reply, strings.Repeat("> ", 5000)+"x"),
+	}
+	dir := t.TempDir()
+	var files []string
+	for name, data := range inputs {
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".jsonl")
+		if err := os.WriteFile(p, []byte(data+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	hostile, _ := filepath.Glob("../testdata/hostile/*.jsonl")
+	for _, file := range append(files, hostile...) {
+		fi, err := os.Stat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound := 50*int(fi.Size()) + 2<<20
+		for _, j := range []Job{{}, {Markdown: &mdexport.Options{Version: "test"}}} {
+			out, _ := exportTo(t, j, file, nil)
+			if len(out) > bound {
+				t.Errorf("%s (%d bytes), markdown %v: %d bytes written, over %d", filepath.Base(file), fi.Size(), j.Markdown != nil, len(out), bound)
+			}
+		}
+	}
+}
