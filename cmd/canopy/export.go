@@ -75,7 +75,10 @@ func runExport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "canopy export: %s\n", msg)
 		return exitUsage
 	}
-	in := f.fs.Arg(0)
+	in, st := e.sessionFile(f.fs.Arg(0))
+	if st >= 0 {
+		return st
+	}
 	dest := f.dest(in)
 	// A page is data for a browser: on a terminal, the session's text
 	// would reach it raw, escape sequences and all.

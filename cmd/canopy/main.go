@@ -69,6 +69,7 @@ func commands() []command {
 		{"scan", "list the credentials in a session; exit 1 when there are any", "canopy scan session.jsonl", runScan, false},
 		{"archive", "make or update a browsable, verifiable archive of session directories", "canopy archive ~/.pi/agent/sessions -o archive/", runArchive, true},
 		{"verify", "re-check an archive's pages against its manifest; exit 1 on any mismatch", "canopy verify archive/", runVerify, false},
+		{"list", "list the agent sessions on this machine, newest first (FILE may then be an id's start)", "canopy list --project myapp", runList, false},
 	}
 }
 
@@ -194,9 +195,13 @@ func (e *env) loadOne(fs *pflag.FlagSet, synopsis string, args []string, maxInpu
 	if st := parseOneFile(e, fs, synopsis, args); st >= 0 {
 		return nil, st
 	}
-	s, err := export.Load(e.ctx, e.input(fs.Arg(0), int64(*maxInput)))
+	in, st := e.sessionFile(fs.Arg(0))
+	if st >= 0 {
+		return nil, st
+	}
+	s, err := export.Load(e.ctx, e.input(in, int64(*maxInput)))
 	if err != nil {
-		printLine(e.stderr, "canopy: %v%s", err, loadHint(fs.Arg(0), err))
+		printLine(e.stderr, "canopy: %v%s", err, loadHint(in, err))
 		return nil, exitFail
 	}
 	return s, -1

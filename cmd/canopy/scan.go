@@ -21,9 +21,13 @@ func runScan(e *env, args []string) int {
 	if st := parseOneFile(e, fs, scanSynopsis, args); st >= 0 {
 		return st
 	}
-	s, raw, r, err := scanInput(e.ctx, e.input(fs.Arg(0), int64(*maxInput)))
+	in, st := e.sessionFile(fs.Arg(0))
+	if st >= 0 {
+		return st
+	}
+	s, raw, r, err := scanInput(e.ctx, e.input(in, int64(*maxInput)))
 	if err != nil {
-		printLine(e.stderr, "canopy: %v%s", err, loadHint(fs.Arg(0), err))
+		printLine(e.stderr, "canopy: %v%s", err, loadHint(in, err))
 		return exitFail
 	}
 	defer s.Close()

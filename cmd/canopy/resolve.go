@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"strings"
+
+	"canopy/catalog"
+)
+
+// maxCandidates is how many sessions an ambiguous id prefix names.
+const maxCandidates = 10
+
+// sessionFile is the file a command's FILE argument names: the path
+// itself when it exists (or "-"), else the one session in the agents'
+// stores whose id starts with it (canopy export 6ec7). It returns the
+// status to exit with, or -1 to go on. The one place every command that
+// reads a FILE resolves it.
+func (e *env) sessionFile(arg string) (string, int) {
+	if arg == "-" || !catalog.LooksLikeID(arg) {
+		return arg, -1
+	}
+	if _, err := os.Lstat(arg); err == nil {
+		return arg, -1 // an existing path always wins
+	}
+	dirs, err := catalog.Home()
+	if err != nil {
+		return arg, -1 // the usual "no such file"
+	}
+	found, _ := catalog.Resolve(dirs, arg, 0)
+	switch {
+	case len(found) == 1:
+		printLine(e.stderr, "canopy: %s is %s", arg, found[0].Path)
+		return found[0].Path, -1
+	case len(found) == 0:
+		printLine(e.stderr, "canopy: %s: no such file, nor a session whose id starts with it (canopy list shows the sessions)", arg)
+		return "", exitFail
+	}
+	printLine(e.stderr, "canopy: %s is the start of the ids of %d sessions; give more of the id, or the path:", arg, len(found))
+	for _, s := range found[:min(len(found), maxCandidates)] {
+		printLine(e.stderr, "  %s  %s  %s  %s  %s", s.ID, s.LastActivity, s.Agent, strings.ReplaceAll(s.Title, "\t", " "), s.Path)
+	}
+	if n := len(found) - maxCandidates; n > 0 {
+		printLine(e.stderr, "  and %d more (canopy list shows them all)", n)
+	}
+	return "", exitFail
+}
