@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"canopy/catalog"
+	"canopy/redact"
 )
 
 const listSynopsis = "canopy list [DIR...] [--json] [--limit N] [--project TEXT]"
@@ -45,6 +46,17 @@ func runList(e *env, args []string) int {
 	all, problems := catalog.List(dirs, 0)
 	for _, p := range problems {
 		printLine(e.stderr, "canopy list: %v", p)
+	}
+	// Safe by default, as export is: a title is the session's first
+	// prompt, where people paste tokens, and a listing is pasted into
+	// bug reports.
+	r, err := redact.New()
+	if err != nil {
+		printLine(e.stderr, "canopy list: %v", err)
+		return exitFail
+	}
+	for i := range all {
+		all[i].Title, _ = r.Text(all[i].Title)
 	}
 	shown := all[:0:0]
 	for _, s := range all {

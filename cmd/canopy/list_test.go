@@ -110,6 +110,14 @@ func TestListTable(t *testing.T) {
 			}
 		}
 	}
+	// A title is redacted, as an export is: a first prompt may hold a token.
+	secrets, _ := filepath.Abs(secretsFile)
+	for _, args := range [][]string{{"list", filepath.Dir(secrets)}, {"list", "--json", filepath.Dir(secrets)}} {
+		code, out, _ := canopy(t, nil, args...)
+		if code != 0 || strings.Contains(out, plantedSecrets[0]) || !strings.Contains(out, "Deploy with token [REDACTED:github-pat#1] please") {
+			t.Errorf("%v: exit %d, the title not redacted:\n%s", args, code, out)
+		}
+	}
 	if code, out, _ := canopy(t, nil, "list", "--help"); code != 0 || !strings.Contains(out, "--limit") {
 		t.Errorf("--help: exit %d\n%s", code, out)
 	}

@@ -69,9 +69,10 @@ func unknownCommand(args []string) (msg string, ok bool) {
 	if near := nearestCommand(word); near != "" {
 		return "canopy: unknown command " + quote(word) + "; did you mean " + quote(near) + "? (canopy --help lists the commands)", true
 	}
-	if len(args) > 1 {
-		// `canopy FILE` takes one FILE: a word that is no file, before
-		// others, is a command canopy does not have.
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+		// `canopy FILE [flags]` takes one FILE: a word that is no file
+		// (nor, followed by flags, a session id: canopy 6ec7 -o x.html),
+		// before another word, is a command canopy does not have.
 		return "canopy: unknown command " + quote(word) + " (canopy --help lists the commands)", true
 	}
 	return "", false

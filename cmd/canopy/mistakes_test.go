@@ -38,6 +38,7 @@ func TestMistakes(t *testing.T) {
 	// A file named like a misspelled command is a FILE: `canopy FILE`.
 	wd, _ := os.Getwd()
 	t.Chdir(dir)
+	t.Setenv("HOME", dir) // an id is looked up in the stores of an empty home
 	demo := filepath.Join(wd, "..", "..", "testdata", "demo", "demo.jsonl")
 	if err := os.WriteFile("scna", mustRead(t, demo), 0o644); err != nil {
 		t.Fatal(err)
@@ -52,6 +53,8 @@ func TestMistakes(t *testing.T) {
 		{[]string{"inpsect"}, exitUsage, `did you mean "inspect"?`},
 		{[]string{"frobnicate", "x.jsonl"}, exitUsage, `canopy: unknown command "frobnicate" (canopy --help lists the commands)`},
 		{[]string{"scna", "-o", "scna.html"}, exitOK, "wrote scna.html"},
+		// Not a file, followed by flags: a session id, looked up.
+		{[]string{"0123abcd", "-o", "x.html"}, exitFail, "0123abcd: no such file, nor a session whose id starts with it"},
 		{[]string{"export", dir}, exitFail, dir + ": is a directory: not a session file; to read the sessions in a directory: canopy list " + dir + " lists them, canopy archive " + dir + " -o OUTDIR makes a page of each"},
 		{[]string{"scan", dir}, exitFail, "canopy archive " + dir + " -o OUTDIR"},
 		{[]string{"inspect", dir}, exitFail, "canopy archive " + dir + " -o OUTDIR"},
