@@ -411,6 +411,7 @@ func TestAuthorizationHeaders(t *testing.T) {
 			{"in a sentence", "basic-auth", b, "call it with authorization basic " + b + " and it works"},
 			{"header named in prose", "basic-auth", b, "The Authorization header: Basic " + b + "."},
 			{"unpadded", "basic-auth", raw, "Authorization: Basic " + raw},
+			{"edited, binary, after the header", "basic-auth", "dXNlcjpwYXNzJ5BuamBac3V6SllLWlJH", `curl -H "Authorization: Basic dXNlcjpwYXNzJ5BuamBac3V6SllLWlJH" https://x`},
 			{"bearer, no blank after colon", "bearer-token", tok, `curl -H "Authorization:Bearer ` + tok + `" https://x`},
 			{"bearer, tab", "bearer-token", tok, "Authorization:\tBearer " + tok},
 			{"bearer, shortened name", "bearer-token", tok, "Auth: Bearer " + tok},
@@ -431,6 +432,8 @@ func TestAuthorizationHeaders(t *testing.T) {
 		"Basic Authentication is configured in settings.py",
 		"The BasicAuthentication class and basic_authentication module",
 		"basic configuration: administrators only",
+		"the basic fixedTotal field",             // decodes to printable text with a colon, but no header
+		"basic dXNlcjpwYXNzJ5BuamBac3V6SllLWlJH", // binary, with no header
 		"Authorization: Basic base64(username:password)",
 		"Authorization: Bearer <token>",
 		"Bearer token authentication",

@@ -203,9 +203,9 @@ func bearer(d *detector, at, kwLen int) {
 // curl -H, a JSON member, a sentence ("Auth: Basic ...", "send
 // authorization basic ..."). It is anchored at "Basic", not at the header's
 // name, which writers shorten, run together with the value or leave out;
-// the value says by itself that it is a credential: it decodes to
-// printable text holding a colon. Words after "Basic" in prose (auth,
-// realm="x", Authentication) are too short or decode to binary.
+// the value says by itself that it is a credential: it decodes to text
+// holding a colon. Words after "Basic" in prose (auth, realm="x",
+// Authentication) are too short or decode to binary.
 func basicAuth(d *detector, at, kwLen int) {
 	s := d.s
 	if !leftOK(s, at) {
@@ -224,20 +224,41 @@ func basicAuth(d *detector, at, kwLen int) {
 		end++
 	}
 	v := s[q:end]
-	if len(v) < 8 || len(v) > 4100 || !rightOK(s, end) || !basicCredential(v) {
+	if len(v) < 8 || len(v) > 4100 || !rightOK(s, end) || !basicCredential(v, authBefore(s, at)) {
 		return
 	}
 	d.add(q, end, "basic-auth", prioHeader)
 }
 
-// basicCredential: v is base64 (padded or not) of "user:password" in
-// printable text.
-func basicCredential(v string) bool {
+// authBefore: "auth" (Authorization, Auth, X-Auth) just before at on its
+// line, as a header names the scheme it carries.
+func authBefore(s string, at int) bool {
+	b := max(0, at-48)
+	if nl := strings.LastIndexByte(s[b:at], '\n'); nl >= 0 {
+		b += nl + 1
+	}
+	return containsFold(s[b:at], "auth")
+}
+
+// basicCredential: v is base64 (padded or not) of "user:password". After
+// an Authorization header's name any such value is one (people edit a byte
+// of the ones they publish, which then decodes to binary); without it, the
+// decoded text must be printable and the user a name (letters, digits,
+// . _ @ + -): one word in thousands decodes to printable text with a colon
+// (fixedTotal is "~,^u:-j"), and far fewer to a name before it.
+func basicCredential(v string, header bool) bool {
 	raw, err := base64.StdEncoding.DecodeString(v)
 	if err != nil {
 		raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
 	}
-	if err != nil || bytes.IndexByte(raw, ':') < 0 || !utf8.Valid(raw) {
+	if err != nil || bytes.IndexByte(raw, ':') < 0 {
+		return false
+	}
+	if header {
+		return true
+	}
+	user := raw[:bytes.IndexByte(raw, ':')]
+	if len(user) == 0 || !allIn(string(user), setUser) || !utf8.Valid(raw) {
 		return false
 	}
 	for _, c := range raw {
