@@ -20,8 +20,12 @@
 //     matchers anchored at a keyword: the common vendor prefixes (AKIA,
 //     ghp_, glpat-, xoxb-, sk-, AIza, hvs., ...), structures (JWTs, PEM and
 //     PGP private keys, URLs with passwords, Authorization headers, Azure
-//     connection strings), command lines (curl -u and -H, mysql -p, docker
-//     login -p, sshpass, redis-cli -a, PGPASSWORD=, --password=),
+//     connection strings; a Basic credential is found at "Basic" however
+//     the header is written, Authorization:Basic, Auth: Basic or a
+//     sentence, when it decodes to user:password, printable with a user
+//     name before the colon unless "auth" precedes it on its line),
+//     command lines (curl -u and -H, mysql -p, docker login -p, sshpass,
+//     redis-cli -a, PGPASSWORD=, --password=),
 //     Kubernetes Secrets' data and stringData, Docker config auths, Discord
 //     bot tokens with no keyword (their first part decodes to the bot's
 //     numeric id), Vault tokens of before 1.10 (s.<24>, in a namespace

@@ -385,3 +385,61 @@ func TestVendorRules(t *testing.T) {
 }
 
 func regexpSyntax(re string) (*syntax.Regexp, error) { return syntax.Parse(re, syntax.Perl) }
+
+// TestAuthorizationHeaders: Basic and Bearer credentials however the header
+// is written (no blank after the colon, a tab, curl -H, JSON, a shortened
+// name, a sentence), and the words, realms and placeholders that follow
+// "Basic" or "Bearer" without being one.
+func TestAuthorizationHeaders(t *testing.T) {
+	r := newRedactor(t)
+	for seed := uint64(1); seed <= 20; seed++ {
+		g := newFakeGen(seed)
+		b := base64.StdEncoding.EncodeToString([]byte("svc-" + g.str(csLower, 5) + ":" + g.str(csAlnum, 15)))
+		raw := strings.TrimRight(b, "=")
+		tok := g.str(csAlnum, 40)
+		for _, c := range []struct{ name, kind, secret, text string }{
+			{"header", "basic-auth", b, "Authorization: Basic " + b},
+			{"no blank after colon", "basic-auth", b, "Authorization:Basic " + b},
+			{"tab after colon", "basic-auth", b, "Authorization:\tBasic " + b},
+			{"curl --header single quotes", "basic-auth", b, "curl https://api.example.com/v1 --header 'Authorization:Basic " + b + "'"},
+			{"curl -H double quotes", "basic-auth", b, `curl -H "Authorization:Basic ` + b + `" https://api.example.com`},
+			{"curl -H lower case", "basic-auth", b, `curl -H "authorization: basic ` + b + `" https://x`},
+			{"JSON member", "basic-auth", b, `{"headers": {"Authorization": "Basic ` + b + `"}}`},
+			{"JSON escaped in text", "basic-auth", b, `{\"command\": \"curl -H \\\"Authorization:Basic ` + b + `\\\" https://x\"}`},
+			{"Proxy-Authorization", "basic-auth", b, "Proxy-Authorization: Basic " + b},
+			{"shortened name", "basic-auth", b, "Auth: Basic " + b},
+			{"in a sentence", "basic-auth", b, "call it with authorization basic " + b + " and it works"},
+			{"header named in prose", "basic-auth", b, "The Authorization header: Basic " + b + "."},
+			{"unpadded", "basic-auth", raw, "Authorization: Basic " + raw},
+			{"edited, binary, after the header", "basic-auth", "dXNlcjpwYXNzJ5BuamBac3V6SllLWlJH", `curl -H "Authorization: Basic dXNlcjpwYXNzJ5BuamBac3V6SllLWlJH" https://x`},
+			{"bearer, no blank after colon", "bearer-token", tok, `curl -H "Authorization:Bearer ` + tok + `" https://x`},
+			{"bearer, tab", "bearer-token", tok, "Authorization:\tBearer " + tok},
+			{"bearer, shortened name", "bearer-token", tok, "Auth: Bearer " + tok},
+			{"bearer in a sentence", "bearer-token", tok, "send authorization bearer " + tok + " with it"},
+		} {
+			expectOne(t, r, fmt.Sprintf("seed %d, %s", seed, c.name), c.kind, c.secret, c.text)
+		}
+	}
+	for _, text := range []string{
+		"Basic auth is enabled on the staging server.",
+		`Authorization: Basic realm="x"`,
+		`WWW-Authenticate: Basic realm="Restricted Area", charset="UTF-8"`,
+		"Authorization: Basic <base64>",
+		"Authorization: Basic xxxxx",
+		"Authorization: Basic xxxxxxxxxxxxxxxx",
+		"Authorization: Basic ${CREDENTIALS}",
+		`curl -H "Authorization: Basic $(echo -n user:pass | base64)" https://x`,
+		"Basic Authentication is configured in settings.py",
+		"The BasicAuthentication class and basic_authentication module",
+		"basic configuration: administrators only",
+		"the basic fixedTotal field",             // decodes to printable text with a colon, but no header
+		"basic dXNlcjpwYXNzJ5BuamBac3V6SllLWlJH", // binary, with no header
+		"Authorization: Basic base64(username:password)",
+		"Authorization: Bearer <token>",
+		"Bearer token authentication",
+		`Authorization: Bearer $API_TOKEN`,
+		`WWW-Authenticate: Bearer realm="example", error="invalid_token"`,
+	} {
+		expectNone(t, r, "not a credential", text)
+	}
+}

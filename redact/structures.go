@@ -4,8 +4,10 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/base64"
 	"strings"
+	"unicode/utf8"
 )
 
 // jwt: header.payload.signature, both JSON parts base64url of an object.
@@ -195,40 +197,74 @@ func bearer(d *detector, at, kwLen int) {
 	d.add(q, end, "bearer-token", prioHeader)
 }
 
-// basicAuth: Authorization: Basic base64(user:password).
+// basicAuth: "Basic <base64 of user:password>", the credential of HTTP
+// Basic authentication, wherever it is written: an Authorization (or
+// Proxy-Authorization) header with or without a blank after its colon, a
+// curl -H, a JSON member, a sentence ("Auth: Basic ...", "send
+// authorization basic ..."). It is anchored at "Basic", not at the header's
+// name, which writers shorten, run together with the value or leave out;
+// the value says by itself that it is a credential: it decodes to text
+// holding a colon. Words after "Basic" in prose (auth, realm="x",
+// Authentication) are too short or decode to binary.
 func basicAuth(d *detector, at, kwLen int) {
 	s := d.s
+	if !leftOK(s, at) {
+		return
+	}
 	p := at + kwLen
-	skip := func(set string) {
-		for p < len(s) && strings.IndexByte(set, s[p]) >= 0 {
-			p++
-		}
+	q := p
+	for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
+		q++
 	}
-	skip(`"'\ `)
-	if p >= len(s) || (s[p] != ':' && s[p] != '=') {
+	if q == p {
 		return
 	}
-	p++
-	skip(`"'\ `)
-	if !strings.HasPrefix(strings.ToLower(s[p:min(len(s), p+6)]), "basic ") {
-		return
-	}
-	p += 6
-	skip(" \t")
-	end := d.run(setB64, p, 4096)
-	for end < len(s) && s[end] == '=' && end-p < 4100 {
+	end := d.run(setB64, q, 4096)
+	for end < len(s) && s[end] == '=' && end-q < 4100 {
 		end++
 	}
-	v := s[p:end]
-	if len(v) < 8 || len(v) > 4100 {
+	v := s[q:end]
+	if len(v) < 8 || len(v) > 4100 || !rightOK(s, end) || !basicCredential(v, authBefore(s, at)) {
 		return
 	}
+	d.add(q, end, "basic-auth", prioHeader)
+}
+
+// authBefore: "auth" (Authorization, Auth, X-Auth) just before at on its
+// line, as a header names the scheme it carries.
+func authBefore(s string, at int) bool {
+	b := max(0, at-48)
+	if nl := strings.LastIndexByte(s[b:at], '\n'); nl >= 0 {
+		b += nl + 1
+	}
+	return containsFold(s[b:at], "auth")
+}
+
+// basicCredential: v is base64 (padded or not) of "user:password". After
+// an Authorization header's name any such value is one (people edit a byte
+// of the ones they publish, which then decodes to binary); without it, the
+// decoded text must be printable and the user a name (letters, digits,
+// . _ @ + -): one word in thousands decodes to printable text with a colon
+// (fixedTotal is "~,^u:-j"), and far fewer to a name before it.
+func basicCredential(v string, header bool) bool {
 	raw, err := base64.StdEncoding.DecodeString(v)
 	if err != nil {
 		raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
 	}
-	if err != nil || strings.IndexByte(string(raw), ':') < 0 {
-		return
+	if err != nil || bytes.IndexByte(raw, ':') < 0 {
+		return false
 	}
-	d.add(p, end, "basic-auth", prioHeader)
+	if header {
+		return true
+	}
+	user := raw[:bytes.IndexByte(raw, ':')]
+	if len(user) == 0 || !allIn(string(user), setUser) || !utf8.Valid(raw) {
+		return false
+	}
+	for _, c := range raw {
+		if c < ' ' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }

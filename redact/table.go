@@ -11,7 +11,7 @@ func buildRules() ([]rule, []assignRule) {
 	rules := tokenRules()
 	// Headers.
 	rules = append(rules, rule{keywords: []string{"bearer"}, match: bearer})
-	rules = append(rules, rule{keywords: []string{"authorization"}, match: basicAuth})
+	rules = append(rules, rule{keywords: []string{"basic"}, match: basicAuth})
 	// Command lines, Kubernetes Secrets, legacy Vault tokens.
 	rules = append(rules, rule{keywords: []string{"curl"}, match: curlCommand})
 	rules = append(rules, rule{keywords: []string{"mysql", "mariadb", "login", "sshpass", "redis-cli"}, match: cliPassword})

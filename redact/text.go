@@ -41,6 +41,7 @@ const (
 	setWebhook // webhook path characters
 	setBech32Upper
 	setScheme
+	setUser // a user name in Basic credentials
 	nSets
 )
 
@@ -60,6 +61,7 @@ var sets = [nSets]*charset{
 	setWebhook:     mkset("A-Za-z0-9_/+-"),
 	setBech32Upper: mkset("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"),
 	setScheme:      mkset("A-Za-z0-9+.-"),
+	setUser:        mkset("A-Za-z0-9._@+-"),
 }
 
 // valueSet: printable ASCII except blanks, quotes and the punctuation that
