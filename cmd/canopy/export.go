@@ -155,7 +155,7 @@ func (f *exportFlags) dest(in string) string {
 	if f.markdown {
 		ext = ".md"
 	}
-	base := filepath.Base(in)
+	base := sessiontree.TrimCompressedExt(filepath.Base(in)) // old.jsonl.gz: old.html
 	return strings.TrimSuffix(base, filepath.Ext(base)) + ext
 }
 
