@@ -132,6 +132,9 @@ func TestLoadCompressed(t *testing.T) {
 			if s.Size != int64(len(data)) || len(s.Entries) == 0 || s.SHA256 != sha256.Sum256(data) || s.File != c.in.Path {
 				t.Errorf("loaded %s: %d bytes, %d entries, SHA-256 %x; want %d bytes of %s, SHA-256 %x", s.File, s.Size, len(s.Entries), s.SHA256, len(data), demo, sha256.Sum256(data))
 			}
+			if inMemory := c.in.Path != plainGz; s.InMemory() != inMemory {
+				t.Errorf("InMemory() = %v, want %v", s.InMemory(), inMemory)
+			}
 			if src, err := s.ReadSource(); err != nil || !bytes.Equal(src, data) {
 				t.Errorf("the source read again is not the session's, uncompressed (%v)", err)
 			}

@@ -211,7 +211,9 @@ func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
 	// unless --keep-secrets (which is then warned of).
 	j.FindSecrets, j.KeepSecrets = true, *f.keepSecrets
 	if e.limitMemory {
-		j.Loaded = func(s *sessiontree.Session, copy bool) { limitMemory(s.Size, copy) }
+		// A session held in memory (standard input, a decompressed
+		// file) has its bytes live as a copy's are.
+		j.Loaded = func(s *sessiontree.Session, copy bool) { limitMemory(s.Size, copy || s.InMemory()) }
 	}
 	return j, nil
 }
