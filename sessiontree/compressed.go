@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -164,36 +163,65 @@ func Decompress(r io.Reader, c Compression, limit, hint int64) ([]byte, error) {
 var errTooLarge = errors.New("too large")
 
 // readBounded reads r to its end into one slice, failing with errTooLarge
-// once it has more than limit bytes. The slice starts at hint+1 bytes (the
-// extra byte: where the end is found without growing), else small, and
-// doubles: never more than limit+1 bytes.
+// once it has more than limit bytes. It reads into chunks, each as large
+// as all the others together (the first hint+1 bytes: the extra byte is
+// where the end is found), then copies them into one slice: a stream that
+// tells its size truly is read into one chunk, never copied; a bomb
+// holds no more than limit+1 bytes before it fails, and a session of
+// unknown size twice its size at the end. (Growing one slice by
+// doubling held three times the limit, garbage and all: a 66 KB zstd
+// bomb took 1.6 GB to fail at 512 MiB; 660 MB in chunks.)
 func readBounded(r io.Reader, limit, hint int64) ([]byte, error) {
 	limit = min(limit, math.MaxInt64-1) // limit+1 is a size
-	size := int64(64 << 10)
+	next := int64(64 << 10)
 	if hint > 0 {
-		size = hint + 1
+		next = hint + 1
 	}
-	buf := make([]byte, 0, min(size, limit+1))
+	var chunks [][]byte
+	var total int64
 	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > limit {
-				return nil, errTooLarge
-			}
-			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit+1-int64(len(buf)))))
-		}
-		end := min(int64(cap(buf)), limit+1)
-		n, err := r.Read(buf[len(buf):end])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
+		if total > limit {
 			return nil, errTooLarge
 		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
+		c, err := readFull(r, make([]byte, min(next, limit+1-total)))
+		chunks, total = append(chunks, c), total+int64(len(c))
+		switch {
+		case err == io.EOF && total > limit:
+			return nil, errTooLarge
+		case err == io.EOF:
+			return joinChunks(chunks, total), nil
+		case err != nil:
 			return nil, err
 		}
+		next = total
 	}
+}
+
+// readFull reads r into buf until buf is full (a nil error) or r ends
+// (io.EOF), returning what it read.
+func readFull(r io.Reader, buf []byte) ([]byte, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return buf[:n], err
+		}
+	}
+	return buf, nil
+}
+
+// joinChunks is the chunks in one slice: the first when it is the only
+// one with bytes.
+func joinChunks(chunks [][]byte, total int64) []byte {
+	if int64(len(chunks[0])) == total {
+		return chunks[0]
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 // sourceReader remembers the error reading the compressed stream failed
