@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"canopy/export"
+	"canopy/sessiontree"
 )
 
 // Source formats, as the manifest names them.
@@ -178,9 +179,19 @@ func (d *discovery) enter(p string, root bool, name string) error {
 
 // formatByName guesses a file's format from its name; "" means not a
 // session file at all. A .json file may still turn out not to be a Flue
-// document: the loader decides.
+// document: the loader decides. A compressed transcript (.jsonl.gz,
+// .jsonl.zst) is a session as its .jsonl would be: the loader tells the
+// compression by its bytes. Other compressed files are left alone: a
+// .json.gz is more likely a cache than a session, and each is
+// decompressed in memory to be told.
 func formatByName(name string) string {
 	base := filepath.Base(name)
+	if stem := sessiontree.TrimCompressedExt(base); stem != base {
+		if strings.HasSuffix(stem, ".jsonl") {
+			return FormatJSONL
+		}
+		return ""
+	}
 	switch {
 	case base == "sessions.json":
 		return FormatGateway

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"canopy/internal/outpath"
+	"canopy/sessiontree"
 )
 
 // Rotation kinds: what a gateway made of a transcript it no longer
@@ -73,7 +74,7 @@ func rotationTime(s string) string {
 // pageStem is the name a source's page is made from, less its
 // extension: a rotated transcript's name with what rotated it kept
 // (abc.reset.2026-02-02T20-29-47.344Z), any other name less its
-// extension.
+// extension, a compressed one's (.gz, .zst) first.
 func pageStem(rel string) string {
 	dir, base := "", rel
 	if i := strings.LastIndex(rel, "/"); i >= 0 {
@@ -82,6 +83,7 @@ func pageStem(rel string) string {
 	if live, _, ok := rotatedName(base); ok {
 		return dir + strings.TrimSuffix(live, ".jsonl") + strings.TrimPrefix(base, live)
 	}
+	rel = sessiontree.TrimCompressedExt(rel) // x.jsonl.gz: x.html, as x.jsonl's
 	return strings.TrimSuffix(rel, path.Ext(rel))
 }
 

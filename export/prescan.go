@@ -36,14 +36,15 @@ type scanned struct {
 
 // startScan reads the regular file at path and scans it with the
 // redactor made gives, if that is one; nil when path is not a regular
-// file (standard input is in memory already: it is scanned there). It
+// file (standard input is in memory already: it is scanned there), nor
+// when it is compressed (its session is in memory once decompressed). It
 // passes the redactor on, once made.
 func startScan(path string, made <-chan madeRedactor) (redactor <-chan madeRedactor, result <-chan *scanned) {
 	if made == nil || path == "-" {
 		return made, nil
 	}
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return made, nil
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || IsCompressed(path) {
+		return made, nil // a compressed file's bytes are not the session's: scanned once decompressed
 	}
 	again := make(chan madeRedactor, 1)
 	out := make(chan *scanned, 1)

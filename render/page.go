@@ -74,6 +74,7 @@ type pageData struct {
 	SessionID, Date, Cwd, Format   string
 	Models                         string
 	SourceName, SourceSize, SHA256 string
+	DownloadName                   string // the embedded session's, never compressed: SourceName without .gz or .zst
 	ChildSessions                  []string
 	Stats                          []statsRow
 	Diagnostics                    []string

@@ -22,6 +22,10 @@
 // content.go). Claude Code's and Codex's entries are then decoded into
 // pi's shapes (roles, blocks, tool names), which is what the renderers
 // know (claude_body.go, codex_body.go). The input is never written to.
+// A gzip or zstd file is told by its first bytes (Sniff) and decompressed
+// into memory, never past a limit (Decompress, compressed.go), then
+// loaded as if it had never been compressed: export.Load does this for
+// every command.
 // A Claude Code session's subagents are found beside it and tied to the
 // calls that ran them by LoadSubagents (subagents.go,
 // subagents_load.go); those written into the session's own file are its

@@ -243,6 +243,13 @@ func (s *Session) Err() error {
 	return s.src.err
 }
 
+// InMemory reports whether the session's input is held in memory (it was
+// loaded from memory: standard input, a pipe, a decompressed file), all
+// Size bytes of it, rather than read again from its file.
+func (s *Session) InMemory() bool {
+	return s.src != nil && s.src.data != nil
+}
+
 // SourceReader returns the input, byte for byte: the Size bytes loaded.
 // For a session loaded from a file they are read again, and checked at the
 // end against the hash taken at load: an error wrapping ErrChanged

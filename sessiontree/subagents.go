@@ -46,6 +46,7 @@ type SubagentFile struct {
 // error is a directory that could not be read.
 func SubagentFiles(path, sessionID string) ([]SubagentFile, error) {
 	dir, base := filepath.Split(path)
+	base = TrimCompressedExt(base) // a compressed session's subagents are beside it all the same
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	var out []SubagentFile
 	sub := filepath.Join(dir, stem, "subagents")

@@ -43,7 +43,7 @@ func (b *byteSize) Set(s string) error {
 // addMaxInput adds --max-input to a command that reads a session.
 func addMaxInput(fs *pflag.FlagSet) *byteSize {
 	b := byteSize(export.DefaultMaxInput)
-	fs.Var(&b, "max-input", "read at most `SIZE` bytes from standard input or a pipe (e.g. 2G); regular files have no limit")
+	fs.Var(&b, "max-input", "read at most `SIZE` bytes from standard input or a pipe, or decompressed from a gzip or zstd session (e.g. 2G); regular files that are not compressed have no limit")
 	return &b
 }
 

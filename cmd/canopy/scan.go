@@ -66,13 +66,14 @@ func runScan(e *env, args []string) int {
 // does, the file was read twice, the second time (Session.ReadSource)
 // checked against a hash of the first. The errors are export.Load's: the
 // same stat, open and load, in that order. Other input (standard input,
-// a pipe, a directory) goes through export.Load, as before.
+// a pipe, a directory, a compressed file) goes through export.Load, as
+// before: its bytes scanned are the session's, decompressed.
 func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, redact.Report, *redact.Redactor, error) {
 	if ctx.Err() != nil {
 		return nil, redact.Report{}, nil, export.ErrInterrupted
 	}
 	if in.Path != "-" {
-		if fi, err := os.Stat(in.Path); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Stat(in.Path); err == nil && fi.Mode().IsRegular() && !export.IsCompressed(in.Path) {
 			return scanFile(in.Path)
 		}
 	}
