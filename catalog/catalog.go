@@ -6,9 +6,11 @@
 package catalog
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -136,7 +138,7 @@ func describe(pk *sessiontree.Peeker, f file) (Session, error) {
 		// walk, or a file named on the command line): never read.
 		return Session{}, fmt.Errorf("not a regular file: %w", sessiontree.ErrNotSession)
 	}
-	p, err := pk.Peek(fh, fi.Size())
+	p, err := peek(pk, fh, fi.Size())
 	if err != nil {
 		return Session{}, err
 	}
@@ -167,6 +169,28 @@ func describe(pk *sessiontree.Peeker, f file) (Session, error) {
 	return s, nil
 }
 
+// maxDecompressed bounds what is decompressed of a compressed session to
+// list it, as export bounds it by default (its --max-input).
+const maxDecompressed = 512 << 20
+
+// peek peeks at the session in fh, of size bytes: a compressed one
+// (gzip, zstd: told by its first bytes, as every command tells it) is
+// decompressed whole first, its last lines being at the end of the
+// stream. Compressed sessions are old ones, kept: few in a store.
+func peek(pk *sessiontree.Peeker, fh *os.File, size int64) (sessiontree.Peek, error) {
+	head := make([]byte, sessiontree.MagicSize)
+	n, _ := fh.ReadAt(head, 0)
+	c := sessiontree.Sniff(head[:n])
+	if c == sessiontree.Uncompressed {
+		return pk.Peek(fh, size)
+	}
+	data, err := sessiontree.Decompress(io.NewSectionReader(fh, 0, size), c, maxDecompressed, sessiontree.SizeHint(fh, size, c))
+	if err != nil {
+		return sessiontree.Peek{}, err
+	}
+	return pk.Peek(bytes.NewReader(data), int64(len(data)))
+}
+
 func parseTime(s string) (time.Time, bool) {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -183,7 +207,7 @@ var uuidAtEnd = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 // fileID is the id in a session file's name: the uuid it ends with, else
 // the name without its extension.
 func fileID(path string) string {
-	base := filepath.Base(path)
+	base := sessiontree.TrimCompressedExt(filepath.Base(path))
 	base = strings.TrimSuffix(base, filepath.Ext(base))
 	if id := uuidAtEnd.FindString(base); id != "" {
 		return id

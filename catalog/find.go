@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"canopy/sessiontree"
 )
 
 // file is a file named like a session.
@@ -77,8 +79,10 @@ func walk(root string) ([]file, []Problem) {
 // JSON document (Flue), but not a subagent's transcript, its meta file, a
 // gateway's store, nor a hidden file. Rotated transcripts (.jsonl.reset.*
 // and the like) are earlier sessions a gateway keeps: canopy archive
-// keeps them, a listing of sessions does not.
+// keeps them, a listing of sessions does not. A compressed transcript
+// (.jsonl.gz, .jsonl.zst) is listed as its .jsonl would be.
 func sessionName(name string) bool {
+	name = sessiontree.TrimCompressedExt(name)
 	switch {
 	case strings.HasPrefix(name, "."),
 		strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl"),
