@@ -10,8 +10,6 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
-
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // vendorRule is one gitleaks rule as this package runs it.
@@ -21,8 +19,8 @@ type vendorRule struct {
 	keywords    []string
 	secretGroup int
 	entropy     float64
-	allow       []*config.Allowlist // the rule's
-	global      []*config.Allowlist
+	allow       []*allowlist // the rule's
+	global      []*allowlist
 	memo        int // index of its window memo in detector.vmemo
 
 	// Set by analyse, at the first keyword hit.
