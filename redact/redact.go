@@ -40,9 +40,9 @@ type Redactor struct {
 	nVendor int        // gitleaks rules, each with a window memo per worker
 }
 
-// New compiles the rule table: ours, then gitleaks' default rules (6 ms,
-// most of it reading gitleaks' configuration; its expressions are compiled
-// at their rules' first keyword hits).
+// New compiles the rule table: ours, then gitleaks' default rules (1.2
+// ms in all; their expressions are compiled at their rules' first keyword
+// hits).
 func New() (*Redactor, error) {
 	cfg, err := loadGitleaks()
 	if err != nil {

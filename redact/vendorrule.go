@@ -103,7 +103,7 @@ func (vr *vendorRule) analyse() {
 		return
 	}
 	vr.width = maxWidth(p)
-	if vr.secretGroup > p.MaxCap() { // (Translate checks it against the expression)
+	if vr.secretGroup > p.MaxCap() { // (gitleaks refuses it; TestGitleaksDecoding checks the data)
 		vr.secretGroup = 0
 	}
 	if lits, boundary, ok := leadLits(p); ok && keywordsAgree(vr.keywords, lits) {
