@@ -76,3 +76,13 @@ func BenchmarkRedactFile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNew: the rule table, gitleaks' rules read and translated; every
+// command that redacts pays it once.
+func BenchmarkNew(b *testing.B) {
+	for b.Loop() {
+		if _, err := New(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

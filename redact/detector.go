@@ -8,8 +8,6 @@ package redact
 import (
 	"slices"
 	"strings"
-
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // Priorities: when candidate spans overlap, the lower number wins; between
@@ -51,7 +49,7 @@ type assignRule struct {
 	// allow: gitleaks' allowlists for the same keywords (for the generic
 	// rule, those of its generic-api-key rule: public_key, foreignKey,
 	// credentialsId, csrf-token, ... and its stop words), set by New.
-	allow []*config.Allowlist
+	allow []*allowlist
 }
 
 type runMemo struct {

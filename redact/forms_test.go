@@ -12,9 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/spf13/viper"
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // expectOne: Text replaces exactly the secret, every time it occurs, by
@@ -264,72 +261,14 @@ func TestNonSecretNames(t *testing.T) {
 	}
 }
 
-// TestGitleaksDecoding: go-toml, which loadGitleaks decodes gitleaks'
-// configuration with, gives the configuration viper gives (gitleaks' own
-// way), rule by rule and allowlist by allowlist.
-func TestGitleaksDecoding(t *testing.T) {
-	v := viper.New()
-	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		t.Fatal(err)
-	}
-	var vc config.ViperConfig
-	if err := v.Unmarshal(&vc); err != nil {
-		t.Fatal(err)
-	}
-	want, err := vc.Translate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	vc2, err := decodeGitleaks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := vc2.Translate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g, w := describeConfig(got), describeConfig(want); g != w {
-		t.Errorf("go-toml and viper decode gitleaks' rules differently:\n%s\n----\n%s", g, w)
-	}
-	if len(got.Rules) < 200 {
-		t.Errorf("%d gitleaks rules", len(got.Rules))
-	}
-}
-
-func describeConfig(c config.Config) string {
-	var sb strings.Builder
-	lists := func(als []*config.Allowlist) {
-		for _, a := range als {
-			fmt.Fprintf(&sb, "  allow %q %v %q paths %d commits %v stopwords %d\n", a.Description, a.MatchCondition,
-				a.RegexTarget, len(a.Paths), a.Commits, len(a.StopWords))
-			for _, re := range a.Regexes {
-				fmt.Fprintf(&sb, "    %s\n", re)
-			}
-		}
-	}
-	for _, id := range c.OrderedRules {
-		ru := c.Rules[id]
-		fmt.Fprintf(&sb, "%s %v %v %d %v %v %v\n", id, ru.Regex, ru.Path, ru.SecretGroup, ru.Entropy, ru.Keywords, ru.SkipReport)
-		lists(ru.Allowlists)
-	}
-	sb.WriteString("global\n")
-	lists(c.Allowlists)
-	return sb.String()
-}
-
 // TestVendorRules: every gitleaks rule with an expression runs, except the
 // ones listed in gitleaksOwn; most are anchored at their keyword.
 func TestVendorRules(t *testing.T) {
 	r := newRedactor(t)
-	vc, err := decodeGitleaks()
-	if err != nil {
-		t.Fatal(err)
-	}
 	want, ids := 0, map[string]bool{}
-	for _, ru := range vc.Rules {
-		ids[ru.ID] = true
-		if _, own := gitleaksOwn[ru.ID]; !own && ru.Regex != "" {
+	for _, ru := range gitleaksDefault.rules {
+		ids[ru.id] = true
+		if _, own := gitleaksOwn[ru.id]; !own && ru.regex != "" {
 			want++
 		}
 	}
@@ -342,13 +281,20 @@ func TestVendorRules(t *testing.T) {
 		}
 	}
 	// Each is analysed and compiled at its first hit; all must be able to.
-	cfg, exprs, err := loadGitleaks()
+	cfg, err := loadGitleaks()
 	if err != nil {
 		t.Fatal(err)
 	}
+	exprs := map[string]string{}
+	kws := map[string][]string{}
+	for _, gr := range cfg.rules {
+		if gr.regex != "" {
+			exprs[gr.id], kws[gr.id] = gr.regex, gr.keywords
+		}
+	}
 	anchored, template := 0, 0
 	for id, src := range exprs {
-		vr := &vendorRule{id: id, src: src, keywords: cfg.Rules[id].Keywords}
+		vr := &vendorRule{id: id, src: src, keywords: kws[id]}
 		vr.analyse()
 		if vr.broken {
 			t.Errorf("%s does not parse", id)

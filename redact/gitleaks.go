@@ -2,8 +2,9 @@
 // this package replaces with its own (gitleaksOwn), and the rules for the
 // automaton made from the rest.
 //
-// The vendor formats come from gitleaks' default rule set (its config
-// package, the rules and keywords gitleaks itself ships), read once by New.
+// The vendor formats come from gitleaks' default rule set (the rules and
+// keywords gitleaks itself ships, as data in gitleaks_gen.go), read once
+// by New.
 // Its regular expressions are not run over the text: each runs only at a
 // hit of one of its keywords, found by the same automaton as our own
 // rules, and only over a window around the hit that is as wide as the
@@ -14,10 +15,15 @@ package redact
 import (
 	"fmt"
 	"strings"
-
-	"github.com/pelletier/go-toml/v2"
-	"github.com/zricethezav/gitleaks/v8/config"
 )
+
+// The rules, as data: gitleaks' config/gitleaks.toml at the version named
+// here, fetched through the module proxy (checked against the checksum
+// database) and written into gitleaks_gen.go. To move to another version,
+// change it here and add -golden testdata/gitleaks-translated.txt (it runs
+// gitleaks' own reading of the file, for TestGitleaksDecoding).
+//
+//go:generate go run ./internal/gengitleaks -version v8.30.1
 
 // gitleaksOwn maps the gitleaks rules this package does not run to the
 // kind of the matcher of its own that does their work, and says why.
@@ -44,58 +50,35 @@ var gitleaksOwn = map[string]string{
 	"vault-batch-token":   "vault-batch-token",
 }
 
-// decodeGitleaks decodes gitleaks' default configuration. gitleaks does it
-// with viper; go-toml, which viper itself uses, gives the same
-// configuration (TestGitleaksDecoding) without viper's reflection-based
-// mapping: 1.4 ms against 7.3.
-func decodeGitleaks() (config.ViperConfig, error) {
-	var vc config.ViperConfig
-	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
-		return vc, fmt.Errorf("gitleaks rules: %w", err)
-	}
-	return vc, nil
-}
-
-// loadGitleaks decodes gitleaks' default configuration and has gitleaks
-// read it (Translate: keywords, entropies, allowlists), with what this
-// package does not use left out: the rules of gitleaksOwn (except the
-// generic one, whose allowlists apply to ours) and the generic rule's
-// 1,446 stop words but its known values (see allowlisted, knownValues),
-// whose trie was 8 MB of allocation and 3 ms. Translate would also compile the 222 expressions, 11 ms: it is
-// given the rules without them (and a path, "." that it compiles in no
-// time, for a rule must have one or the other), and each is compiled at
-// its rule's first keyword hit instead (vendorRule.expr). It returns the
-// expressions by rule id.
-func loadGitleaks() (config.Config, map[string]string, error) {
-	vc, err := decodeGitleaks()
+// loadGitleaks reads gitleaks' default rules (gitleaks_gen.go, written
+// by go generate from gitleaks' own file at a pinned version) as gitleaks
+// does (translateGitleaks), with what this package does not use left out:
+// the rules of gitleaksOwn (except the generic one, whose allowlists apply
+// to ours) and the generic rule's 1,446 stop words but its known values
+// (see allowlisted, knownValues). The expressions are not compiled here:
+// all 222 took 11 ms; each is compiled at its rule's first keyword hit
+// (vendorRule.expr).
+func loadGitleaks() (gitleaksConfig, error) {
+	cfg, err := translateGitleaks(&gitleaksDefault)
 	if err != nil {
-		return config.Config{}, nil, err
+		return cfg, fmt.Errorf("gitleaks rules: %w", err)
 	}
-	exprs := map[string]string{}
-	rules := vc.Rules[:0]
-	for _, r := range vc.Rules {
-		if _, own := gitleaksOwn[r.ID]; own && r.ID != "generic-api-key" {
+	rules := cfg.rules[:0]
+	for _, r := range cfg.rules {
+		if _, own := gitleaksOwn[r.id]; own && r.id != "generic-api-key" {
 			continue
 		}
-		if r.ID == "generic-api-key" {
-			for _, a := range r.Allowlists {
-				if len(a.Regexes) > 0 {
-					a.StopWords = knownValues(a.StopWords)
+		if r.id == "generic-api-key" {
+			for _, a := range r.allowlists {
+				if len(a.regexes) > 0 {
+					a.stopwords = knownValues(a.stopwords)
 				}
 			}
 		}
-		if r.Regex != "" {
-			exprs[r.ID] = r.Regex
-			r.Regex, r.Path = "", "."
-		}
 		rules = append(rules, r)
 	}
-	vc.Rules = rules
-	cfg, err := vc.Translate()
-	if err != nil {
-		return config.Config{}, nil, fmt.Errorf("gitleaks rules: %w", err)
-	}
-	return cfg, exprs, nil
+	cfg.rules = rules
+	return cfg, nil
 }
 
 // knownValues keeps the stop words that are whole values, not words: a
@@ -116,29 +99,28 @@ func knownValues(words []string) []string {
 // with only a path (file names) have nothing to match in a session; rules
 // with a path and an expression are run on all text, since sessions have
 // no file names to test.
-func vendorRules(cfg config.Config, exprs map[string]string) []rule {
+func vendorRules(cfg gitleaksConfig) []rule {
 	var rules []rule
-	for _, id := range cfg.OrderedRules {
-		gr, ok := cfg.Rules[id]
-		src, hasExpr := exprs[id]
-		if !ok || !hasExpr || gr.SkipReport || len(gr.Keywords) == 0 {
+	for i := range cfg.rules {
+		gr := &cfg.rules[i]
+		if gr.regex == "" || gr.skipReport || len(gr.keywords) == 0 {
 			continue
 		}
-		if _, own := gitleaksOwn[id]; own {
+		if _, own := gitleaksOwn[gr.id]; own {
 			continue
 		}
 		vr := &vendorRule{
-			id:          id,
-			src:         src,
-			keywords:    gr.Keywords,
-			secretGroup: gr.SecretGroup,
-			entropy:     gr.Entropy,
-			allow:       gr.Allowlists,
-			global:      cfg.Allowlists,
+			id:          gr.id,
+			src:         gr.regex,
+			keywords:    gr.keywords,
+			secretGroup: gr.secretGroup,
+			entropy:     gr.entropy,
+			allow:       gr.allowlists,
+			global:      cfg.allowlists,
 			memo:        len(rules),
 		}
-		kws := make([]string, len(gr.Keywords))
-		copy(kws, gr.Keywords)
+		kws := make([]string, len(gr.keywords))
+		copy(kws, gr.keywords)
 		rules = append(rules, rule{keywords: kws, match: vr.match})
 	}
 	return rules

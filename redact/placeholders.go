@@ -3,10 +3,6 @@
 
 package redact
 
-import (
-	"github.com/zricethezav/gitleaks/v8/config"
-)
-
 // placeholder: a value written in place of a secret, in documentation,
 // templates and examples: AWS's documented AKIAIOSFODNN7EXAMPLE,
 // glpat-XXXXXXXXXXXXXXXXXXXX, your_api_key_here, <token>, ${TOKEN},
@@ -93,25 +89,22 @@ func sequential(v string) bool {
 // 1,446 (about, admin, flow, ...) are not loaded but its known values (see
 // knownValues): 1 in 120 random 32-character tokens contains one of the
 // words, as do many passwords.
-func allowlisted(als []*config.Allowlist, secret, match, line string) bool {
+func allowlisted(als []*allowlist, secret, match, line string) bool {
 	for _, a := range als {
 		target := secret
-		switch a.RegexTarget {
+		switch a.regexTarget {
 		case "match":
 			target = match
 		case "line":
 			target = line
 		}
-		re := len(a.Regexes) > 0 && a.RegexAllowed(target)
-		sw := false
-		if len(a.StopWords) > 0 {
-			sw, _ = a.ContainsStopWord(secret)
-		}
-		if a.MatchCondition == config.AllowlistMatchAnd {
-			if len(a.Paths) > 0 || len(a.Commits) > 0 || len(a.Regexes) == 0 && len(a.StopWords) == 0 {
+		re := a.regexAllowed(target)
+		sw := a.containsStopword(secret)
+		if a.condition == allowAnd {
+			if len(a.paths) > 0 || len(a.commits) > 0 || len(a.regexes) == 0 && len(a.stopwords) == 0 {
 				continue
 			}
-			if (len(a.Regexes) == 0 || re) && (len(a.StopWords) == 0 || sw) && (re || sw) {
+			if (len(a.regexes) == 0 || re) && (len(a.stopwords) == 0 || sw) && (re || sw) {
 				return true
 			}
 			continue

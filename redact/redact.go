@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
-
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // Finding is one occurrence of a secret. It never holds the secret itself.
@@ -42,11 +40,11 @@ type Redactor struct {
 	nVendor int        // gitleaks rules, each with a window memo per worker
 }
 
-// New compiles the rule table: ours, then gitleaks' default rules (6 ms,
-// most of it reading gitleaks' configuration; its expressions are compiled
-// at their rules' first keyword hits).
+// New compiles the rule table: ours, then gitleaks' default rules (1.2
+// ms in all; their expressions are compiled at their rules' first keyword
+// hits).
 func New() (*Redactor, error) {
-	cfg, exprs, err := loadGitleaks()
+	cfg, err := loadGitleaks()
 	if err != nil {
 		return nil, err
 	}
@@ -57,10 +55,10 @@ func New() (*Redactor, error) {
 	// values made only of letters, and the global ones (${VAR}, paths).
 	// (Our token formats instead give way where a gitleaks rule found the
 	// same text and its allowlist accepted it: see detector.allowed.)
-	byKW := map[string][]*config.Allowlist{}
-	for _, id := range cfg.OrderedRules {
-		for _, kw := range cfg.Rules[id].Keywords {
-			byKW[kw] = append(byKW[kw], cfg.Rules[id].Allowlists...)
+	byKW := map[string][]*allowlist{}
+	for _, gr := range cfg.rules {
+		for _, kw := range gr.keywords {
+			byKW[kw] = append(byKW[kw], gr.allowlists...)
 		}
 	}
 	for i := range assigns {
@@ -70,9 +68,9 @@ func New() (*Redactor, error) {
 		for _, kw := range assigns[i].keywords {
 			assigns[i].allow = appendNew(assigns[i].allow, byKW[kw])
 		}
-		assigns[i].allow = appendNew(assigns[i].allow, cfg.Allowlists)
+		assigns[i].allow = appendNew(assigns[i].allow, cfg.allowlists)
 	}
-	vendor := vendorRules(cfg, exprs)
+	vendor := vendorRules(cfg)
 	r := &Redactor{rules: append(rules, vendor...), assigns: assigns, nVendor: len(vendor)}
 	var kws, akws []string
 	kws, r.kwRule = keywordTable(r.rules, func(ru rule) []string { return ru.keywords })
@@ -95,7 +93,7 @@ func keywordTable[T any](items []T, keywords func(T) []string) (kws []string, ow
 }
 
 // appendNew appends the allowlists of add not in als already.
-func appendNew(als, add []*config.Allowlist) []*config.Allowlist {
+func appendNew(als, add []*allowlist) []*allowlist {
 	for _, a := range add {
 		if !slices.Contains(als, a) {
 			als = append(als, a)

@@ -10,8 +10,6 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
-
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // vendorRule is one gitleaks rule as this package runs it.
@@ -21,8 +19,8 @@ type vendorRule struct {
 	keywords    []string
 	secretGroup int
 	entropy     float64
-	allow       []*config.Allowlist // the rule's
-	global      []*config.Allowlist
+	allow       []*allowlist // the rule's
+	global      []*allowlist
 	memo        int // index of its window memo in detector.vmemo
 
 	// Set by analyse, at the first keyword hit.
@@ -105,7 +103,7 @@ func (vr *vendorRule) analyse() {
 		return
 	}
 	vr.width = maxWidth(p)
-	if vr.secretGroup > p.MaxCap() { // (Translate checks it against the expression)
+	if vr.secretGroup > p.MaxCap() { // (gitleaks refuses it; TestGitleaksDecoding checks the data)
 		vr.secretGroup = 0
 	}
 	if lits, boundary, ok := leadLits(p); ok && keywordsAgree(vr.keywords, lits) {
