@@ -256,48 +256,45 @@ func offPath(from, leaf string) error {
 	return flagError("--from %q is not on the path to the leaf %q: pick an entry above it, or a --leaf below it", from, leaf)
 }
 
-// made is a renderer, made while the session loads.
-type made struct {
-	r   *render.Renderer
+// made is what a build returned, made on another goroutine while the
+// session loads.
+type made[T any] struct {
+	r   T
 	err error
+}
+
+// async runs build on a goroutine of its own; its result arrives on the
+// channel returned.
+func async[T any](build func() (T, error)) <-chan made[T] {
+	c := make(chan made[T], 1)
+	go func() {
+		r, err := build()
+		c <- made[T]{r, err}
+	}()
+	return c
 }
 
 // startRenderer makes the renderer for a page while the session loads:
 // it minifies the page's stylesheet, script and templates, 10-20 ms that
 // were a tenth of the export of a 2 MB session.
-func (j *Job) startRenderer() <-chan made {
+func (j *Job) startRenderer() <-chan made[*render.Renderer] {
 	if j.Markdown != nil {
 		return nil
 	}
-	c := make(chan made, 1)
-	go func() {
-		r, err := render.New()
-		c <- made{r, err}
-	}()
-	return c
-}
-
-// madeRedactor is a redactor, made while the session loads.
-type madeRedactor struct {
-	r   *redact.Redactor
-	err error
+	return async(render.New)
 }
 
 // startRedactor makes the redactor FindSecrets asks for, if one is
-// needed, while the session loads.
-func (j *Job) startRedactor() <-chan madeRedactor {
+// needed, while the session loads (its rules take a millisecond or more
+// to build).
+func (j *Job) startRedactor() <-chan made[*redact.Redactor] {
 	if !j.FindSecrets || j.Redactor != nil {
 		return nil
 	}
-	c := make(chan madeRedactor, 1)
-	go func() {
-		r, err := redact.New()
-		c <- madeRedactor{r, err}
-	}()
-	return c
+	return async(redact.New)
 }
 
-func (j *Job) writePage(ctx context.Context, p *Prepared, renderer <-chan made) error {
+func (j *Job) writePage(ctx context.Context, p *Prepared, renderer <-chan made[*render.Renderer]) error {
 	m := <-renderer
 	if m.err != nil {
 		return m.err

@@ -35,22 +35,22 @@ type scanned struct {
 }
 
 // startScan reads the regular file at path and scans it with the
-// redactor made gives, if that is one; nil when path is not a regular
+// redactor that redactors gives, if that is one; nil when path is not a regular
 // file (standard input is in memory already: it is scanned there), nor
 // when it is compressed (its session is in memory once decompressed). It
 // passes the redactor on, once made.
-func startScan(path string, made <-chan madeRedactor) (redactor <-chan madeRedactor, result <-chan *scanned) {
-	if made == nil || path == "-" {
-		return made, nil
+func startScan(path string, redactors <-chan made[*redact.Redactor]) (redactor <-chan made[*redact.Redactor], result <-chan *scanned) {
+	if redactors == nil || path == "-" {
+		return redactors, nil
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || IsCompressed(path) {
-		return made, nil // a compressed file's bytes are not the session's: scanned once decompressed
+		return redactors, nil // a compressed file's bytes are not the session's: scanned once decompressed
 	}
-	again := make(chan madeRedactor, 1)
+	again := make(chan made[*redact.Redactor], 1)
 	out := make(chan *scanned, 1)
 	go func() {
 		data, err := os.ReadFile(path)
-		m := <-made
+		m := <-redactors
 		again <- m
 		if err != nil || m.err != nil {
 			out <- &scanned{err: err}
