@@ -140,7 +140,9 @@ func (r *Redactor) Text(s string) (string, Report) {
 	w := newWorker(r)
 	var hits []hit
 	w.scanString(s, unit{start: 0, end: len(s), keyEnd: -1, line: 1, flags: uPlain}, nil, &hits)
-	out, rep := apply(unsafe.Slice(unsafe.StringData(s), len(s)), hits, func(off int) int {
+	data := unsafe.Slice(unsafe.StringData(s), len(s))
+	hits = spread(data, hits, r.foundAlone)
+	out, rep := apply(data, hits, func(off int) int {
 		return 1 + strings.Count(s[:off], "\n")
 	})
 	return string(out), rep
@@ -171,7 +173,7 @@ func (r *Redactor) collectWith(data []byte, workers int) []hit {
 	} else {
 		hits, retracted = r.collectParallel(data, workers)
 	}
-	return settle(hits, retracted)
+	return spread(data, settle(hits, retracted), r.foundAlone)
 }
 
 type job struct {
