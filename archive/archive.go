@@ -76,9 +76,10 @@ type Result struct {
 	// Passed are the files of gateway stores not archived, and why (lock
 	// files, backups of the store, …): listed, not errors.
 	Passed []Problem
-	// WithSecrets sessions hold Secrets credentials in all: replaced in
-	// their pages with Options.Redact, kept as they are otherwise.
-	WithSecrets, Secrets int
+	// SecretsHeld says how many sessions hold credentials (SecretsHeld):
+	// replaced in their pages with Options.Redact, kept as they are
+	// otherwise; "" when none does.
+	SecretsHeld string
 	// Leftover, when set, is a directory holding files that were put in
 	// OUTDIR while the run made the new archive: not in the previous
 	// archive's manifest, they were moved there instead of removed.

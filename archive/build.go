@@ -137,12 +137,7 @@ func (b *build) collect(r *runner, m *madePages) error {
 	sort.SliceStable(b.problems, func(i, j int) bool { return b.problems[i].Path < b.problems[j].Path })
 	sort.SliceStable(b.passed, func(i, j int) bool { return b.passed[i].Path < b.passed[j].Path })
 	b.res.Sessions = len(b.rows)
-	for _, s := range b.rows {
-		if s.Secrets > 0 {
-			b.res.WithSecrets++
-			b.res.Secrets += s.Secrets
-		}
-	}
+	b.res.SecretsHeld = SecretsHeld(b.rows)
 	b.res.Problems = b.problems
 	b.res.Passed = b.passed
 	return nil

@@ -147,21 +147,48 @@ func renderIndex(ss []Session, rel *Relations, all []Session, skipped []Problem,
 	return executeIndex(&d)
 }
 
+// SecretsHeld says how many of ss hold credentials, sessions and
+// subagents' transcripts counted apart as the index counts them, and how
+// many in all: "2 sessions and 1 subagent hold credentials (18 secrets in
+// all)"; "" when none does.
+func SecretsHeld(ss []Session) string {
+	var sessions, subs, total int
+	for i := range ss {
+		switch {
+		case ss[i].Secrets == 0:
+			continue
+		case ss[i].Agent != nil:
+			subs++
+		default:
+			sessions++
+		}
+		total += ss[i].Secrets
+	}
+	var who []string
+	if sessions > 0 {
+		who = append(who, text.Count(sessions, "session", "sessions"))
+	}
+	if subs > 0 {
+		who = append(who, text.Count(subs, "subagent", "subagents"))
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	verb := " hold"
+	if sessions+subs == 1 {
+		verb = " holds"
+	}
+	return strings.Join(who, " and ") + verb + " credentials (" + text.Count(total, "secret", "secrets") + " in all)"
+}
+
 // secretsNote is what the index says of the credentials in ss: how many
 // sessions hold them and, where they are kept, how to publish the
 // archive safely.
 func secretsNote(ss []Session, redacted bool) string {
-	n, total := 0, 0
-	for i := range ss {
-		if ss[i].Secrets > 0 {
-			n++
-			total += ss[i].Secrets
-		}
-	}
-	if n == 0 {
+	held := SecretsHeld(ss)
+	if held == "" {
 		return ""
 	}
-	held := fmt.Sprintf("%s (%s in all)", text.Count(n, "session holds credentials", "sessions hold credentials"), text.Count(total, "secret", "secrets"))
 	if redacted {
 		return held + ": replaced by [REDACTED:kind#n] markers in their pages and here."
 	}

@@ -78,7 +78,30 @@ func List(dirs []string, jobs int) ([]Session, []Problem) {
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	return out, append(problems, more...)
+	return once(out), append(problems, more...)
+}
+
+// once keeps the first of sessions that are copies of one another: the
+// same file name, agent, id, size and last activity (a Codex rollout left
+// in sessions/ when a copy went to archived_sessions/). Listed twice, its
+// id would name two sessions. A copy under another name is listed: it
+// may be kept apart on purpose.
+func once(sessions []Session) []Session {
+	type key struct {
+		name, agent, id string
+		size            int64
+		last            string
+	}
+	seen := map[key]bool{}
+	out := sessions[:0]
+	for _, s := range sessions {
+		k := key{filepath.Base(s.Path), s.Agent, s.ID, s.Size, s.LastActivity}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // describeAll peeks at every file on a pool of workers: reading is mostly

@@ -43,3 +43,25 @@ func TestListCompressed(t *testing.T) {
 		}
 	}
 }
+
+// TestListOnce: a session copied into two stores (a Codex rollout in
+// sessions/ and archived_sessions/) is listed once, so its id names one.
+func TestListOnce(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("..", "testdata", "codex", "rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	name := "rollout-2026-03-03T09-00-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl"
+	for _, d := range []string{".codex/sessions/2026/03/03", ".codex/archived_sessions"} {
+		os.MkdirAll(filepath.Join(home, d), 0o755)
+		if err := os.WriteFile(filepath.Join(home, d, name), plain, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := List([]string{home}, 0)
+	found, _ := Resolve([]string{home}, "0199a213", 0)
+	if len(got) != 1 || len(found) != 1 {
+		t.Errorf("%d sessions listed, %d found by id; want 1 and 1", len(got), len(found))
+	}
+}

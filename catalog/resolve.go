@@ -2,15 +2,15 @@ package catalog
 
 import "strings"
 
-// minPrefix is the shortest id prefix looked for: shorter ones match too
+// MinPrefix is the shortest id prefix looked for: shorter ones match too
 // many sessions to mean one.
-const minPrefix = 4
+const MinPrefix = 4
 
 // LooksLikeID tells an argument that may be a session's id, or the start
-// of one: at least minPrefix letters, digits, '-' or '_', and nothing else
+// of one: at least MinPrefix letters, digits, '-' or '_', and nothing else
 // (a path has a '/' or a '.').
 func LooksLikeID(s string) bool {
-	if len(s) < minPrefix {
+	if len(s) < MinPrefix {
 		return false
 	}
 	for _, r := range s {

@@ -108,7 +108,7 @@ func TestExport(t *testing.T) {
 		{name: "scope", job: Job{Options: Options{Scope: scope.Options{PathOnly: true}}}, wantOut: []string{"cut down from the original file"}, report: -1},
 		{name: "redacted, with a report", job: Job{In: Input{Path: secrets}, Options: Options{Redactor: red}, ReportPath: "report.json"},
 			wantOut: []string{"[REDACTED:github-pat#1]", "secrets: 4 replaced by"}, notOut: []string{"ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c"},
-			notices: []string{"secrets.jsonl: 4 secrets redacted (5 occurrences: "}, report: 5},
+			notices: []string{"secrets.jsonl: 4 secrets redacted, 5 occurrences (aws-access-key 1"}, report: 5},
 		{name: "problems read", job: Job{In: Input{Path: "../testdata/bad/malformed-line.jsonl"}},
 			notices: []string{"malformed-line.jsonl:3: error: line skipped: malformed JSON"}, wantOut: []string{"<!doctype html>"}, report: -1},
 		{name: "unknown leaf", job: Job{LeafID: ptr("nope")}, wantErr: `demo.jsonl: --leaf: no entry with id "nope"`, report: -1},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 
@@ -47,6 +48,11 @@ func Load(ctx context.Context, in Input) (*sessiontree.Session, error) {
 		return in.loadStream(ctx, in.Stdin, "standard input")
 	}
 	fi, err := os.Stat(in.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Said plainly, naming the file: "stat x: no such file or
+		// directory" is the system's call, not the user's words.
+		return nil, noSuchFile(in.Path)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +170,13 @@ func IsCompressed(path string) bool {
 func (in Input) loadOptions() sessiontree.LoadOptions {
 	return sessiontree.LoadOptions{NoSHA256: in.NoSHA256}
 }
+
+// noSuchFile is the error of an input that is not there: it names the
+// file, and is fs.ErrNotExist.
+type noSuchFile string
+
+func (p noSuchFile) Error() string      { return string(p) + ": no such file" }
+func (noSuchFile) Is(target error) bool { return target == fs.ErrNotExist }
 
 // readAtMost reads all of r, failing once it has read more than max bytes.
 func readAtMost(r io.Reader, max int64, name string) ([]byte, error) {

@@ -97,8 +97,9 @@ func SecretsLine(rep RedactionReport, kept bool, dest, report string) string {
 		kinds[i] = fmt.Sprintf("%s %d", k, rep.Kinds[k])
 	}
 	count := text.Count(n, "secret", "secrets")
-	detail := fmt.Sprintf("(%s: %s)", text.Count(len(rep.Findings), "occurrence", "occurrences"), strings.Join(kinds, ", "))
-	list := "--redact-report FILE lists them"
+	detail := fmt.Sprintf("%s (%s)", text.Count(len(rep.Findings), "occurrence", "occurrences"), strings.Join(kinds, ", "))
+	them := map[bool]string{true: "it", false: "them"}[n == 1]
+	list := "--redact-report FILE lists " + them
 	if report != "" {
 		list = "listed in " + report
 	}
@@ -106,9 +107,9 @@ func SecretsLine(rep RedactionReport, kept bool, dest, report string) string {
 		dest = "standard output"
 	}
 	if kept {
-		return fmt.Sprintf("warning: %s: %s kept in %s %s: do not share it; %s", rep.File, count, dest, detail, list)
+		return fmt.Sprintf("warning: %s: %s kept in %s, %s: do not share it; %s", rep.File, count, dest, detail, list)
 	}
-	return fmt.Sprintf("%s: %s redacted %s; %s, --keep-secrets keeps them", rep.File, count, detail, list)
+	return fmt.Sprintf("%s: %s redacted, %s; %s, --keep-secrets keeps %s", rep.File, count, detail, list, them)
 }
 
 // secretsNote is what a page's header says of the credentials: how many

@@ -122,13 +122,12 @@ func reportArchive(e *env, res *archive.Result, out string, redacted bool) int {
 		line += ", " + text.Count(n, "store file", "store files") + " not archived (listed in the index)"
 	}
 	printLine(e.stderr, "%s", line)
-	if res.WithSecrets > 0 {
-		held := fmt.Sprintf("%s (%s in all)", text.Count(res.WithSecrets, "session holds credentials", "sessions hold credentials"), text.Count(res.Secrets, "secret", "secrets"))
-		if redacted {
-			printLine(e.stderr, "canopy archive: %s: replaced in their pages", held)
-		} else {
-			printLine(e.stderr, "canopy archive: %s, kept as they are (marked in the index): to publish the archive, make it with --redact", held)
-		}
+	switch {
+	case res.SecretsHeld == "":
+	case redacted:
+		printLine(e.stderr, "canopy archive: %s: replaced in their pages", res.SecretsHeld)
+	default:
+		printLine(e.stderr, "canopy archive: %s, kept as they are (marked in the index): to publish the archive, make it with --redact", res.SecretsHeld)
 	}
 	if res.Incomplete() {
 		// Stale pages: what the archive shows is not what the sources

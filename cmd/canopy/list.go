@@ -36,6 +36,14 @@ func runList(e *env, args []string) int {
 		return exitUsage
 	}
 	dirs := fs.Args()
+	for _, d := range dirs {
+		// A DIR that is not there is a mistake (a typo), not an empty
+		// store: said so, with a failing status.
+		if _, err := os.Stat(d); err != nil {
+			printLine(e.stderr, "canopy list: %s: no such file or directory", d)
+			return exitFail
+		}
+	}
 	if len(dirs) == 0 {
 		var err error
 		if dirs, err = catalog.Home(); err != nil {
@@ -58,7 +66,7 @@ func runList(e *env, args []string) int {
 	for i := range all {
 		all[i].Title, _ = r.Text(all[i].Title)
 	}
-	shown := all[:0:0]
+	shown := []catalog.Session{} // [] in JSON when there are none
 	for _, s := range all {
 		if strings.Contains(s.Project, *project) {
 			shown = append(shown, s)
@@ -86,8 +94,11 @@ func runList(e *env, args []string) int {
 	if more > 0 {
 		fmt.Fprintf(e.stderr, "canopy list: %d more (--limit 0 lists them all)\n", more)
 	}
-	if len(all) == 0 && len(fs.Args()) == 0 {
+	switch {
+	case len(all) == 0 && len(fs.Args()) == 0:
 		fmt.Fprintln(e.stderr, "canopy list: no sessions in ~/.claude/projects, ~/.codex/sessions, ~/.codex/archived_sessions or ~/.pi/agent/sessions; name a directory: canopy list DIR")
+	case len(all) == 0:
+		printLine(e.stderr, "canopy list: no sessions in %s", strings.Join(fs.Args(), ", "))
 	}
 	return exitOK
 }

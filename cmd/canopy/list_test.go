@@ -166,3 +166,23 @@ func TestFileByID(t *testing.T) {
 		t.Errorf("canopy ID, ambiguous: exit %d\n%s", code, errs)
 	}
 }
+
+// TestListMistakes: a DIR that is not there fails naming it; one that
+// holds no sessions says so, and --json prints an empty array, not null.
+func TestListMistakes(t *testing.T) {
+	empty := t.TempDir()
+	for _, c := range []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"list", filepath.Join(empty, "nope")}, exitFail, "", "canopy list: " + filepath.Join(empty, "nope") + ": no such file or directory\n"},
+		{[]string{"list", empty}, exitOK, "", "canopy list: no sessions in " + empty + "\n"},
+		{[]string{"list", "--json", empty}, exitOK, "[]\n", "canopy list: no sessions in " + empty + "\n"},
+	} {
+		code, out, errs := canopy(t, nil, c.args...)
+		if code != c.code || out != c.stdout || errs != c.stderr {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", c.args, code, out, errs, c.code, c.stdout, c.stderr)
+		}
+	}
+}

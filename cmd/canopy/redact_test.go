@@ -58,10 +58,10 @@ func TestExportRedact(t *testing.T) {
 		kept     bool
 		stderr   string
 	}{
-		{"page by default", nil, false, false, "4 secrets redacted (5 occurrences: aws-access-key 1, database-url 1, github-pat 1, private-key 1); --redact-report FILE lists them, --keep-secrets keeps them"},
-		{"page, --redact", []string{"--redact"}, false, false, "4 secrets redacted (5 occurrences:"},
-		{"markdown by default", []string{"--format", "markdown"}, true, false, "4 secrets redacted (5 occurrences:"},
-		{"page, --keep-secrets", []string{"--keep-secrets"}, false, true, "warning: " + secretsFile + ": 4 secrets kept in standard output (5 occurrences:"},
+		{"page by default", nil, false, false, "4 secrets redacted, 5 occurrences (aws-access-key 1, database-url 1, github-pat 1, private-key 1); --redact-report FILE lists them, --keep-secrets keeps them"},
+		{"page, --redact", []string{"--redact"}, false, false, "4 secrets redacted, 5 occurrences ("},
+		{"markdown by default", []string{"--format", "markdown"}, true, false, "4 secrets redacted, 5 occurrences ("},
+		{"page, --keep-secrets", []string{"--keep-secrets"}, false, true, "warning: " + secretsFile + ": 4 secrets kept in standard output, 5 occurrences ("},
 		{"markdown, --keep-secrets", []string{"--format", "markdown", "--keep-secrets"}, true, true, "4 secrets kept in standard output"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

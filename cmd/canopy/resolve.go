@@ -16,11 +16,20 @@ const maxCandidates = 10
 // status to exit with, or -1 to go on. The one place every command that
 // reads a FILE resolves it.
 func (e *env) sessionFile(arg string) (string, int) {
-	if arg == "-" || !catalog.LooksLikeID(arg) {
-		return arg, -1
+	if arg == "" {
+		// canopy export "$(ls -t … | head -1)" where ls found nothing.
+		printLine(e.stderr, "canopy: the session named is an empty word: a path, - or the start of a session's id (canopy list shows the sessions)")
+		return "", exitUsage
 	}
-	if _, err := os.Lstat(arg); err == nil {
+	if _, err := os.Lstat(arg); err == nil || arg == "-" {
 		return arg, -1 // an existing path always wins
+	}
+	if !catalog.LooksLikeID(arg) {
+		if catalog.LooksLikeID(arg + "----") { // letters and digits, too few of them
+			printLine(e.stderr, "canopy: %s: no such file; the start of a session's id needs %d characters or more", arg, catalog.MinPrefix)
+			return "", exitFail
+		}
+		return arg, -1 // the loader says what is wrong with it
 	}
 	dirs, err := catalog.Home()
 	if err != nil {

@@ -32,7 +32,7 @@ func TestExportSubagents(t *testing.T) {
 			[]string{`id="entry-s1"`}, []string{fold}, nil, nil},
 		{"redacted", []string{"export", s2, "-o", "-", "--redact"}, exitOK,
 			[]string{fold, "[REDACTED:aws-access-key#1]", "secrets: 1 replaced"}, []string{"AKIAZ7Q3MPLK4RTX2WVB"},
-			[]string{"1 secret redacted (1 occurrence: aws-access-key 1)"}, nil},
+			[]string{"1 secret redacted, 1 occurrence (aws-access-key 1); --redact-report FILE lists it"}, nil},
 		// scan covers what export shares: the subagents too.
 		{"scanned", []string{"scan", s2}, exitFail, []string{"1 secret found (1 occurrence):", "aws-access-key", "s9-3 (agent-s9.jsonl)"},
 			nil, nil, nil},
