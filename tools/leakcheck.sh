@@ -4,7 +4,8 @@
 # An independent check of canopy's redaction: for each session, the
 # secrets gitleaks (default rules, its generic-api-key rule left out: in
 # transcripts it takes ids and hashes) and canopy's detector find in the
-# input, and which of them are still in what `canopy export` writes: the
+# input, and which of them are still in what `canopy export` writes by
+# default (it redacts unless --keep-secrets): the
 # page, with everything it holds compressed unpacked (store chunks and the
 # embedded source, by tools/leakcheck), and the Markdown. A secret
 # survives if its value is anywhere in those texts (as written, or with
@@ -34,11 +35,19 @@ status=0 n=0
 for session in "$@"; do
   n=$((n + 1))
   w="$work/$n"; mkdir -p "$w/in" "$w/out"
-  cp "$session" "$w/in/"
+  # What is looked for in the input is the session's text: a compressed
+  # session (canopy reads .gz and .zst) is decompressed for gitleaks and
+  # the detector; canopy exports it as given.
+  plain="$w/in/$(basename "$session")"
+  case "$session" in
+    *.gz | *.GZ) plain="${plain%.*}"; gzip -dc "$session" >"$plain" || { status=1; continue; } ;;
+    *.zst | *.ZST) plain="${plain%.*}"; zstd -qdc "$session" >"$plain" || { status=1; continue; } ;;
+    *) cp "$session" "$plain" ;;
+  esac
   gl "$w/in" "$w/gl-in.json" || { echo "$session: gitleaks failed" >&2; status=1; continue; }
-  "$helper" secrets "$session" >"$w/canopy-in.jsonl" || { status=1; continue; }
-  if ! "$canopy" export "$session" --redact -o "$w/page.html" 2>"$w/export.err" ||
-     ! "$canopy" export --format markdown "$session" --redact -o "$w/page.md" 2>>"$w/export.err"; then
+  "$helper" secrets "$plain" >"$w/canopy-in.jsonl" || { status=1; continue; }
+  if ! "$canopy" export "$session" -o "$w/page.html" 2>"$w/export.err" ||
+     ! "$canopy" export --format markdown "$session" -o "$w/page.md" 2>>"$w/export.err"; then
     echo "$session: export failed: $(tail -1 "$w/export.err")" >&2; status=1; continue
   fi
   "$helper" unpack "$w/page.html" "$w/out" "$w/page.md" || { status=1; continue; }
@@ -48,7 +57,7 @@ for session in "$@"; do
   "$canopy" scan --json "$w/out/scan.jsonl" >"$w/scan-out.json"
   [ $? -le 1 ] || { echo "$session: canopy scan failed" >&2; status=1; continue; }
   "$helper" secrets "$w/out/scan.jsonl" >"$w/canopy-out.jsonl" || { status=1; continue; }
-  "$helper" survivors "$session" "$w/gl-in.json" "$w/canopy-in.jsonl" \
+  "$helper" survivors "$plain" "$w/gl-in.json" "$w/canopy-in.jsonl" \
     "$w/gl-out.json" "$w/canopy-out.jsonl" "$w/out" >"$w/row" || { status=1; continue; }
   cat "$w/row"
   grep -q '^  survives' "$w/row" && status=1
