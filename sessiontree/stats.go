@@ -1,5 +1,12 @@
 package sessiontree
 
+import (
+	"math"
+	"time"
+
+	"canopy/pricing"
+)
+
 // Stats counts what a set of entries holds: the header of a page, the
 // summary of `canopy inspect`.
 type Stats struct {
@@ -13,11 +20,22 @@ type Stats struct {
 
 	Compactions     int   `json:"compactions"`
 	CompactionUsage Usage `json:"compactionUsage"` // what making the summaries cost (Flue)
+
+	// The cost of the assistant messages that record tokens and no cost
+	// (Claude Code's and Codex's), estimated from the table of package
+	// pricing (genai-prices); Usage.Cost stays what the session records.
+	// CostEstimated says that some message was estimated; UnpricedModels
+	// are the models of such messages that the table does not know: their
+	// tokens are in Usage, their cost nowhere.
+	EstimatedCost  float64 `json:"estimatedCost"`
+	CostEstimated  bool    `json:"costEstimated"`
+	UnpricedModels []Model `json:"unpricedModels"`
 }
 
 // Stats sums the given entries (for example s.Entries, or a path).
 func (s *Session) Stats(entries []*Entry) Stats {
-	st := Stats{Entries: len(entries), Messages: map[string]int{}, Models: []Model{}}
+	st := Stats{Entries: len(entries), Messages: map[string]int{}, Models: []Model{}, UnpricedModels: []Model{}}
+	est := estimator{on: s.Format == FormatClaude || s.Format == FormatCodex, claude: s.Format == FormatClaude}
 	seen := map[Model]bool{}
 	addModel := func(m Model) {
 		if (m.Provider != "" || m.ModelID != "") && !seen[m] {
@@ -36,6 +54,7 @@ func (s *Session) Stats(entries []*Entry) Stats {
 				st.ToolCalls += e.ToolCalls
 				st.Usage.add(e.Usage)
 				addModel(Model{e.Provider, e.Model})
+				est.add(&st, e)
 				switch e.StopReason {
 				case "error":
 					st.Errors++
@@ -68,4 +87,71 @@ func (s *Session) UsageSince(since string, leaf *Entry) (st Stats, ok bool) {
 		}
 	}
 	return Stats{}, false
+}
+
+// estimator prices the messages of a format that records no cost, each
+// model looked up once.
+type estimator struct {
+	on, claude bool
+	models     map[Model]*pricing.Model // nil: the table does not know it
+}
+
+// add adds e's estimated cost to st, or names its model as unpriced. A
+// message with a cost recorded (Claude Code's old costUSD) keeps it.
+func (x *estimator) add(st *Stats, e *Entry) {
+	u := e.Usage
+	if !x.on || u == nil || u.Cost.Total != 0 || !(u.Input+u.Output+u.CacheRead+u.CacheWrite > 0) {
+		return
+	}
+	if x.claude && e.Model == "" {
+		return // "<synthetic>": a message Claude Code made itself (an API error), never billed
+	}
+	key := Model{e.Provider, e.Model}
+	m, seen := x.models[key]
+	if !seen {
+		if found, ok := pricing.Lookup(e.Provider, e.Model); ok {
+			m = &found
+		}
+		if x.models == nil {
+			x.models = map[Model]*pricing.Model{}
+		}
+		x.models[key] = m
+		if m == nil {
+			st.UnpricedModels = append(st.UnpricedModels, key)
+		}
+	}
+	if m == nil {
+		return
+	}
+	var at time.Time // none: the table's date
+	if e.TimeOK {
+		at = e.Time
+	}
+	st.CostEstimated = true
+	c := m.Cost(pricing.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}, at)
+	st.EstimatedCost = min(st.EstimatedCost+c, math.MaxFloat64) // saturates, as Usage.add does
+}
+
+// Cost is what the entries cost, as far as it is known.
+type Cost struct {
+	USD float64 // recorded (with Flue's compactions) plus estimated
+	// Estimated: USD is, at least in part, genai-prices' estimate
+	// (pricing.Source names the table).
+	Estimated bool
+	// Unknown: tokens were used and nothing priced them, neither the
+	// session nor the table. USD is no figure then, not even zero.
+	Unknown bool
+	// Unpriced: the models whose tokens USD does not count.
+	Unpriced []Model
+}
+
+// Cost is st's cost: what the session records, plus what was estimated.
+func (st *Stats) Cost() Cost {
+	recorded := st.Usage.Cost.Total + st.CompactionUsage.Cost.Total
+	return Cost{
+		USD:       min(recorded+st.EstimatedCost, math.MaxFloat64),
+		Estimated: st.CostEstimated,
+		Unknown:   len(st.UnpricedModels) > 0 && !st.CostEstimated && recorded == 0,
+		Unpriced:  st.UnpricedModels,
+	}
 }

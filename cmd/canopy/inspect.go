@@ -9,6 +9,7 @@ import (
 
 	"canopy/export"
 	"canopy/internal/text"
+	"canopy/pricing"
 	"canopy/sessiontree"
 )
 
@@ -96,18 +97,45 @@ func printStats(w io.Writer, title string, st sessiontree.Stats) {
 		roles = append(roles, fmt.Sprintf("%s %d", role, n))
 	}
 	sort.Strings(roles)
-	models := make([]string, len(st.Models))
-	for i, m := range st.Models {
-		models[i] = m.Provider + "/" + m.ModelID
-	}
+	models := modelNames(st.Models)
 	u := st.Usage
 	printLine(w, "%s %d entries; messages: %s; tool calls %d\n", title, st.Entries, text.Or(strings.Join(roles, ", "), "-"), st.ToolCalls)
-	printLine(w, "               tokens: input %.0f, output %.0f, cache read %.0f, cache write %.0f; cost $%.4f\n",
-		u.Input, u.Output, u.CacheRead, u.CacheWrite, u.Cost.Total)
+	printLine(w, "               tokens: input %.0f, output %.0f, cache read %.0f, cache write %.0f; cost %s\n",
+		u.Input, u.Output, u.CacheRead, u.CacheWrite, inspectCost(&st))
 	if len(models) > 0 {
 		printLine(w, "               models: %s\n", strings.Join(models, ", "))
+	}
+	if len(st.UnpricedModels) > 0 {
+		printLine(w, "               no price for: %s (not in %s; their tokens are not in the cost)\n",
+			strings.Join(modelNames(st.UnpricedModels), ", "), pricing.Source())
 	}
 	if st.Compactions > 0 {
 		printLine(w, "               compactions: %d\n", st.Compactions)
 	}
+}
+
+func modelNames(ms []sessiontree.Model) []string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Provider + "/" + m.ModelID
+	}
+	return names
+}
+
+// inspectCost is the cost as recorded ("$0.0143", as before); else, for
+// the formats that record none, estimated and labelled so; "—" when
+// nothing priced the tokens, never a $0 that means unknown.
+func inspectCost(st *sessiontree.Stats) string {
+	c := st.Cost()
+	switch {
+	case c.Unknown:
+		return "— (unknown)"
+	case !c.Estimated:
+		return fmt.Sprintf("$%.4f", st.Usage.Cost.Total)
+	}
+	s := fmt.Sprintf("≈$%.4f estimated from %s", c.USD, pricing.Source())
+	if r := st.Usage.Cost.Total; r != 0 {
+		s += fmt.Sprintf(", $%.4f of it recorded", r)
+	}
+	return s
 }
