@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"canopy/internal/text"
+	"canopy/pricing"
 	"canopy/sessiontree"
 )
 
@@ -41,7 +42,7 @@ func (r *Renderer) header(s *sessiontree.Session, path []*sessiontree.Entry, opt
 	for _, m := range FilterModes {
 		d.Filters = append(d.Filters, filterButton{m, filterLabel[m], m == "default"})
 	}
-	d.Stats, d.Models = sessionStats(s, path)
+	d.Stats, d.Models, d.CostNotes = sessionStats(s, path)
 	for _, e := range s.Entries {
 		if e.Silent { // rowOf's flagSilent
 			d.SilentTurns++
@@ -68,11 +69,13 @@ type statsRow struct {
 	Name, Roles                                string
 	Entries, Messages, ToolCalls               string
 	Input, Output, CacheRead, CacheWrite, Cost string
+	CostTitle                                  string // what an estimated or unknown cost means
 }
 
 // sessionStats is the header's table of statistics, for the path and
-// the whole tree (one row when they are the same), and the models used.
-func sessionStats(s *sessiontree.Session, path []*sessiontree.Entry) ([]statsRow, string) {
+// the whole tree (one row when they are the same), the models used, and
+// notes on the cost when it is estimated or unknown.
+func sessionStats(s *sessiontree.Session, path []*sessiontree.Entry) ([]statsRow, string, []string) {
 	pathStats, treeStats := s.Stats(path), s.Stats(s.Entries)
 	rows := []statsRow{statsRowOf("Active path", pathStats), statsRowOf("Whole tree", treeStats)}
 	if len(path) == len(s.Entries) {
@@ -83,7 +86,46 @@ func sessionStats(s *sessiontree.Session, path []*sessiontree.Entry) ([]statsRow
 	for _, m := range treeStats.Models {
 		models = append(models, modelName(m.Provider, m.ModelID))
 	}
-	return rows, strings.Join(models, ", ")
+	return rows, strings.Join(models, ", "), costNotes(treeStats.Cost())
+}
+
+// costNotes says, under the table, what its estimated costs are and
+// which models no price was found for (the tree's: the path's are
+// among them).
+func costNotes(c sessiontree.Cost) []string {
+	var notes []string
+	if c.Estimated {
+		notes = append(notes, "≈ Estimated: the session records tokens, not prices; each message is priced at its date by "+pricing.Source()+".")
+	}
+	if len(c.Unpriced) > 0 {
+		var names []string
+		for _, m := range c.Unpriced {
+			names = append(names, text.Or(modelName(m.Provider, m.ModelID), "(no model named)"))
+		}
+		whose := "its"
+		if len(names) > 1 {
+			whose = "their"
+		}
+		notes = append(notes, "No price for "+strings.Join(names, ", ")+" in "+pricing.Source()+": "+whose+" tokens are not in the cost.")
+	}
+	return notes
+}
+
+// costCell is a row's cost: recorded, as before; else estimated (≈);
+// "—" when nothing priced the tokens, never a $0 that means unknown.
+func costCell(st *sessiontree.Stats) (cell, title string) {
+	c := st.Cost()
+	switch {
+	case c.Unknown:
+		return "—", "unknown: no price for the models used"
+	case c.Estimated:
+		title = "estimated from " + pricing.Source()
+		if len(c.Unpriced) > 0 {
+			title += "; without the models it has no price for"
+		}
+		return pricing.Approx(c.USD), title
+	}
+	return fmt.Sprintf("$%.4f", c.USD), ""
 }
 
 var roleName = map[string]string{
@@ -109,15 +151,16 @@ func statsRowOf(name string, st sessiontree.Stats) statsRow {
 			parts = append(parts, fmt.Sprintf("%d %s", n, name))
 		}
 	}
-	return statsRow{
+	row := statsRow{
 		Name: name, Entries: text.Thousands(float64(st.Entries)),
 		Messages:  text.Thousands(float64(msgs)),
 		Roles:     "messages: " + text.Or(strings.Join(parts, " · "), "none"),
 		ToolCalls: text.Thousands(float64(st.ToolCalls)),
 		Input:     text.Thousands(st.Usage.Input), Output: text.Thousands(st.Usage.Output),
 		CacheRead: text.Thousands(st.Usage.CacheRead), CacheWrite: text.Thousands(st.Usage.CacheWrite),
-		Cost: fmt.Sprintf("$%.4f", st.Usage.Cost.Total+st.CompactionUsage.Cost.Total),
 	}
+	row.Cost, row.CostTitle = costCell(&st)
+	return row
 }
 
 func byteSize(n int) string {

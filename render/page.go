@@ -77,6 +77,7 @@ type pageData struct {
 	DownloadName                   string // the embedded session's, never compressed: SourceName without .gz or .zst
 	ChildSessions                  []string
 	Stats                          []statsRow
+	CostNotes                      []string // what an estimated or unknown cost in Stats means
 	Diagnostics                    []string
 	Omitted                        []string
 	OriginalSHA256                 string
