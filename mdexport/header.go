@@ -2,6 +2,7 @@ package mdexport
 
 import (
 	"canopy/internal/text"
+	"canopy/pricing"
 	"canopy/sessiontree"
 	"encoding/hex"
 	"fmt"
@@ -48,7 +49,7 @@ func (x *exporter) header(c cuts) string {
 		item("Models", strings.Join(ms, ", "))
 	}
 	if u := st.Usage; u.Input+u.Output+u.CacheRead+u.CacheWrite > 0 {
-		item("Usage", usageLine(u))
+		item("Usage", usageLine(&st))
 	}
 	x.checksums(item)
 	if len(x.o.Omitted) > 0 {
@@ -102,12 +103,27 @@ func (x *exporter) conversation() string {
 }
 
 // usageLine is the tokens the path's assistant messages used, and their
-// cost when known.
-func usageLine(u sessiontree.Usage) string {
+// cost: as recorded; estimated, and said so, for the formats that record
+// none; unknown, never \$0, when nothing priced them.
+func usageLine(st *sessiontree.Stats) string {
+	u := st.Usage
 	usage := tokens(u.Input) + " input, " + tokens(u.Output) + " output, " +
 		tokens(u.CacheRead) + " cache read, " + tokens(u.CacheWrite) + " cache write tokens"
-	if u.Cost.Total > 0 {
+	c := st.Cost()
+	switch {
+	case c.Unknown:
+		usage += "; cost unknown"
+	case c.Estimated:
+		usage += "; cost " + strings.Replace(pricing.Approx(c.USD), "$", "\\$", 1) + " (estimated from " + inlineText(pricing.Source()) + ")"
+	case u.Cost.Total > 0:
 		usage += fmt.Sprintf("; cost \\$%.4f", u.Cost.Total)
+	}
+	if len(c.Unpriced) > 0 {
+		var names []string
+		for _, m := range c.Unpriced {
+			names = append(names, idSpan(text.Or(modelName(m.Provider, m.ModelID), "(no model named)")))
+		}
+		usage += "; no price for " + strings.Join(names, ", ") + " in " + inlineText(pricing.Source())
 	}
 	return usage
 }
