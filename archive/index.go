@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -42,8 +41,10 @@ type projectView struct {
 type totals struct {
 	Sessions, Entries, Branches string // Sessions: "3 sessions", or "3 sessions and 5 subagents"
 	Input, Output, Cost         string
+	CostNote                    string // what Cost is made of: recorded, estimated, left out
 	n, subs, entries, branches  int
-	in, out, cost               float64
+	in, out                     float64
+	cost                        costTotals
 }
 
 // add counts a session in the totals; sub: a subagent's transcript,
@@ -58,7 +59,7 @@ func (t *totals) add(s *Session, sub bool) {
 	t.branches += s.Branches
 	t.in += s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite
 	t.out += s.Usage.Output
-	t.cost += s.Usage.Cost.Total
+	t.cost.add(s)
 }
 
 func (t *totals) format() {
@@ -69,7 +70,8 @@ func (t *totals) format() {
 	if t.subs > 0 {
 		t.Sessions += " and " + text.Count(t.subs, "subagent", "subagents")
 	}
-	t.Input, t.Output, t.Cost = text.Thousands(t.in), text.Thousands(t.out), dollars(t.cost)
+	t.Input, t.Output = text.Thousands(t.in), text.Thousands(t.out)
+	t.Cost, t.CostNote = t.cost.format()
 }
 
 type rowView struct {
@@ -83,7 +85,7 @@ type rowView struct {
 	Sub                  bool // a subagent's transcript (listed under what ran it, or on its own when that is not in the archive)
 	Tokens               float64
 	Input, Output, Cost  string
-	CostValue            string
+	CostValue, CostTitle string
 	Secrets              string // "4 secrets kept", "4 secrets redacted"; "" for none
 }
 
@@ -260,8 +262,9 @@ func (l *indexLinks) row(s *Session) rowView {
 		Entries: s.Entries, Branches: s.Branches, Models: strings.Join(s.Models, ", "), Format: s.Format + text.Prefixed(" ", s.FormatVersion),
 		Tokens: s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite + s.Usage.Output,
 		Input:  text.Thousands(s.Usage.Input + s.Usage.CacheRead + s.Usage.CacheWrite), Output: text.Thousands(s.Usage.Output),
-		Cost: dollars(s.Usage.Cost.Total), CostValue: strconv.FormatFloat(s.Usage.Cost.Total, 'f', -1, 64),
 	}
+	var costNote string
+	r.Cost, r.CostTitle, r.CostValue, costNote = sessionCost(s)
 	if s.Secrets > 0 {
 		r.Secrets = text.Count(s.Secrets, "secret", "secrets")
 	}
@@ -298,6 +301,9 @@ func (l *indexLinks) row(s *Session) rowView {
 	}
 	if s.Diagnostics > 0 {
 		r.Notes = append(r.Notes, export.ProblemsRead(s.Diagnostics))
+	}
+	if costNote != "" {
+		r.Notes = append(r.Notes, costNote)
 	}
 	return r
 }

@@ -30,10 +30,16 @@ type Session struct {
 	Entries      int               `json:"entries"`
 	Branches     int               `json:"branches"` // leaves of the tree
 	Models       []string          `json:"models,omitempty"`
-	Usage        sessiontree.Usage `json:"usage"`
-	Silent       int               `json:"silent,omitempty"` // NO_REPLY and HEARTBEAT_OK turns
-	Gateway      *GatewayInfo      `json:"gateway,omitempty"`
-	Diagnostics  int               `json:"diagnostics,omitempty"`
+	Usage        sessiontree.Usage `json:"usage"` // Usage.Cost: the cost the session records
+	// The cost of the messages that record tokens and no cost (Claude
+	// Code's, Codex's), estimated from genai-prices, and the models it has
+	// no price for (sessiontree.Stats).
+	EstimatedCost  float64      `json:"estimatedCost,omitempty"`
+	CostEstimated  bool         `json:"costEstimated,omitempty"`
+	UnpricedModels []string     `json:"unpricedModels,omitempty"`
+	Silent         int          `json:"silent,omitempty"` // NO_REPLY and HEARTBEAT_OK turns
+	Gateway        *GatewayInfo `json:"gateway,omitempty"`
+	Diagnostics    int          `json:"diagnostics,omitempty"`
 	// Secrets is how many credentials (distinct values) its source holds:
 	// kept as they are in its page, as in an audit record, unless the
 	// archive is made with --redact, which replaces them.
@@ -100,14 +106,12 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	}
 	st := s.Stats(s.Entries)
 	out.Usage = st.Usage
+	out.EstimatedCost, out.CostEstimated = st.EstimatedCost, st.CostEstimated
 	for _, m := range st.Models {
-		name := m.ModelID
-		if m.Provider != "" && m.ModelID != "" {
-			name = m.Provider + "/" + m.ModelID
-		} else if name == "" {
-			name = m.Provider
-		}
-		out.Models = append(out.Models, name)
+		out.Models = append(out.Models, modelName(m))
+	}
+	for _, m := range st.UnpricedModels {
+		out.UnpricedModels = append(out.UnpricedModels, text.Or(modelName(m), "(no model named)"))
 	}
 	switch {
 	case s.Name != "":
@@ -155,4 +159,15 @@ func claudeProjectDir(path string) string {
 
 func msTime(ms float64) string {
 	return time.UnixMilli(int64(ms)).UTC().Format(time.RFC3339)
+}
+
+// modelName is "provider/model", or whichever of them is known.
+func modelName(m sessiontree.Model) string {
+	switch {
+	case m.Provider != "" && m.ModelID != "":
+		return m.Provider + "/" + m.ModelID
+	case m.ModelID == "":
+		return m.Provider
+	}
+	return m.ModelID
 }
