@@ -27,7 +27,7 @@
 //     (40 entries, 20 of them with a 5 MB base64 image), code-10MB and
 //     code-100k (branched, heavy with code: source files read by path,
 //     long command output and diffs, fenced code in replies); and, of other
-//     agents' formats (gen_agents.go), claude-2MB (a Claude Code
+//     agents' formats (sessiongen.GenerateAgent), claude-2MB (a Claude Code
 //     transcript) and codex-2MB (a Codex rollout). A generated
 //     file is reused while it has the size recorded when it was written;
 //  3. exports each input with DIR/canopy and with
