@@ -31,8 +31,16 @@ func generatedSession(b *testing.B, name string) []byte {
 			generated.data[name] = buf.Bytes()
 		}
 		generated.data["code-heavy"] = codeHeavySession(b, codeHeavyRoot(), 3)
-		generated.data["claude-generated"] = claudeGenerated(400)
-		generated.data["codex-generated"] = codexGenerated(500)
+		for name, cfg := range map[string]sessiongen.AgentConfig{
+			"claude-generated": {Format: sessiongen.FormatClaude, Turns: 355},
+			"codex-generated":  {Format: sessiongen.FormatCodex, Turns: 463},
+		} {
+			var buf bytes.Buffer
+			if err := sessiongen.GenerateAgent(&buf, cfg); err != nil {
+				panic(err)
+			}
+			generated.data[name] = buf.Bytes()
+		}
 	})
 	return generated.data[name]
 }
@@ -82,8 +90,8 @@ func fixtureInput(dir, name string) benchInput {
 }
 
 // formatInputs are the sessions of the formats canopy reads besides pi's:
-// the fixtures, and a generated one of each, some MB, with real ones'
-// shape (claudeGenerated, codexGenerated).
+// the fixtures, and a generated one of each, about 5 MB, with real ones'
+// shape (sessiongen.GenerateAgent).
 var formatInputs = []benchInput{
 	fixtureInput("claude", "session.jsonl"),
 	generatedInput("claude-generated"),

@@ -8,7 +8,7 @@
 # variants, their Markdown exports (with --link, and with --limit and
 # --redact), inspect (text and JSON), scan, and archives (plain and
 # --redact) of three directories, verified. Paths in messages are written
-# as OUT. With BIGDIR, the *.jsonl in it (the benchmark inputs canopybench
+# as OUT. With BIGDIR, the *.jsonl in it (the benchmark inputs bench/cmd/canopybench
 # generates, e.g. /tmp/canopybench/inputs) are exported too, plain only.
 set -u
 bin=$(realpath "$1"); out=$(realpath -ms "$2"); big=${3:-}

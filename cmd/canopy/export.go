@@ -60,7 +60,7 @@ func newExportFlags() *exportFlags {
 	f.reportPath = fs.String("redact-report", "", "also write the credentials found (kind, marker, line, entry) as JSON to `FILE`")
 	f.maxInput = addMaxInput(fs)
 	// For building canopy, not for its users: the profiles that
-	// default.pgo is made of (go run ./cmd/canopybench --pgo).
+	// default.pgo is made of (cd bench && go run ./cmd/canopybench --pgo).
 	f.cpuProfile = fs.String("cpuprofile", "", "write a CPU profile of the export to `FILE`")
 	fs.MarkHidden("cpuprofile")
 	return f

@@ -247,7 +247,7 @@ func embeddedSource(t *testing.T, page string) string {
 }
 
 // TestExportCPUProfile: --cpuprofile (hidden: it is for building canopy,
-// see cmd/canopybench --pgo) writes a CPU profile, gzip-compressed as
+// see bench/cmd/canopybench --pgo) writes a CPU profile, gzip-compressed as
 // runtime/pprof writes them, and the page is the one made without it.
 func TestExportCPUProfile(t *testing.T) {
 	dir, path, data := sessionCopy(t)

@@ -1,5 +1,5 @@
 // Package chromium finds a headless Chromium and says how to start it
-// here: for the browser tests and for canopybench alike.
+// here: for the browser tests and for bench/cmd/canopybench alike.
 package chromium
 
 import (

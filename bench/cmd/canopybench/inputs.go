@@ -19,9 +19,9 @@ import (
 // synthetic session.
 type inputSpec struct {
 	name   string
-	corpus string             // file name under <shared>/corpus, or
-	gen    *sessiongen.Config // a generated session, or
-	agent  *agentGen          // a generated Claude Code or Codex session (reference: claude-replay)
+	corpus string                  // file name under <shared>/corpus, or
+	gen    *sessiongen.Config      // a generated session, or
+	agent  *sessiongen.AgentConfig // a generated Claude Code or Codex session (reference: claude-replay)
 }
 
 var allInputs = []inputSpec{
@@ -41,8 +41,8 @@ var allInputs = []inputSpec{
 	{name: "code-100k", gen: &sessiongen.Config{Entries: 100_000, Shape: sessiongen.ShapeBranched, Seed: 1, Content: "code"}},
 	// The formats of other agents, measured against claude-replay (the
 	// issue's reference for them): about 2 MB each.
-	{name: "claude-2MB", agent: &agentGen{Format: "claude-code", Turns: 128}},
-	{name: "codex-2MB", agent: &agentGen{Format: "codex", Turns: 210}},
+	{name: "claude-2MB", agent: &sessiongen.AgentConfig{Format: sessiongen.FormatClaude, Turns: 128}},
+	{name: "codex-2MB", agent: &sessiongen.AgentConfig{Format: sessiongen.FormatCodex, Turns: 210}},
 }
 
 func inputNames() []string {
@@ -122,12 +122,12 @@ func (s inputSpec) prepare(o *options, logf func(string, ...any)) (string, error
 
 // agentMeta is genMeta for a generated Claude Code or Codex session.
 type agentMeta struct {
-	Gen  agentGen `json:"agent"`
-	Size int64    `json:"size"`
+	Gen  sessiongen.AgentConfig `json:"agent"`
+	Size int64                  `json:"size"`
 }
 
 // prepareAgent is prepare for a generated Claude Code or Codex session.
-func prepareAgent(name, path, metaPath string, g agentGen, logf func(string, ...any)) (string, error) {
+func prepareAgent(name, path, metaPath string, g sessiongen.AgentConfig, logf func(string, ...any)) (string, error) {
 	if b, err := os.ReadFile(metaPath); err == nil {
 		var m agentMeta
 		if json.Unmarshal(b, &m) == nil && m.Gen == g {
@@ -152,6 +152,17 @@ func prepareAgent(name, path, metaPath string, g agentGen, logf func(string, ...
 // file) and returns its size.
 func writeGenerated(path string, cfg sessiongen.Config) (int64, error) {
 	return writeViaTemp(path, func(w io.Writer) error { return sessiongen.Generate(w, cfg) })
+}
+
+// writeAgentGen writes a generated Claude Code or Codex session to path
+// (through a temporary file) and returns its size.
+func writeAgentGen(path string, cfg sessiongen.AgentConfig) (int64, error) {
+	return writeViaTemp(path, func(w io.Writer) error {
+		if err := sessiongen.GenerateAgent(w, cfg); err != nil {
+			return fmt.Errorf("generating %s: %w", path, err)
+		}
+		return nil
+	})
 }
 
 // writeViaTemp writes a generated input to path.tmp with write and renames

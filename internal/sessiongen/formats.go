@@ -1,4 +1,4 @@
-package main
+package sessiongen
 
 import (
 	"bufio"
@@ -8,31 +8,40 @@ import (
 	"strings"
 )
 
-// Generated Claude Code transcripts and Codex rollouts, for the inputs
-// whose reference is claude-replay: of the shape real ones have (replies
-// streamed over several lines with thinking, file reads recorded twice,
-// edits with their structured patch, shell output, progress lines, token
-// counts), about 15.7 KB (Claude Code) and 9.5 KB (Codex) a turn.
+// Generated Claude Code transcripts and Codex rollouts, of the shape real
+// ones have (replies streamed over several lines with thinking, file reads
+// recorded twice, edits with their structured patch, shell output, progress
+// lines, token counts), about 15.7 KB (Claude Code) and 9.5 KB (Codex) a
+// turn: for the tests and benchmarks of the formats canopy reads besides
+// pi's, and canopybench's inputs whose reference is claude-replay.
 
-// agentGen is a generated input of another format than pi's.
-type agentGen struct {
-	Format string `json:"format"` // "claude-code" or "codex"
+// The formats GenerateAgent writes, named as sessiontree names them.
+const (
+	FormatClaude = "claude-code"
+	FormatCodex  = "codex"
+)
+
+// AgentConfig describes a generated session of another agent's format.
+// The output is a pure function of it.
+type AgentConfig struct {
+	Format string `json:"format"` // FormatClaude or FormatCodex
 	Turns  int    `json:"turns"`
 }
 
-// write writes the session to w.
-func (g agentGen) write(w io.Writer) error {
+// GenerateAgent writes the session cfg describes to w: one line per entry,
+// each the child of the one before (one path, no branch).
+func GenerateAgent(w io.Writer, cfg AgentConfig) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	var err error
-	switch g.Format {
-	case "claude-code":
-		err = genClaude(enc, g.Turns)
-	case "codex":
-		err = genCodex(enc, g.Turns)
+	switch cfg.Format {
+	case FormatClaude:
+		err = genClaude(enc, cfg.Turns)
+	case FormatCodex:
+		err = genCodex(enc, cfg.Turns)
 	default:
-		err = fmt.Errorf("no generator for %q", g.Format)
+		err = fmt.Errorf("no generator for %q", cfg.Format)
 	}
 	if err != nil {
 		return err
@@ -40,19 +49,8 @@ func (g agentGen) write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// writeAgentGen writes a generated session to path through a temporary
-// file and returns its size.
-func writeAgentGen(path string, g agentGen) (int64, error) {
-	return writeViaTemp(path, func(w io.Writer) error {
-		if err := g.write(w); err != nil {
-			return fmt.Errorf("generating %s: %w", path, err)
-		}
-		return nil
-	})
-}
-
-// prose is n bytes of text, different for each seed.
-func prose(seed, n int) string {
+// agentProse is n bytes of text, different for each seed.
+func agentProse(seed, n int) string {
 	words := []string{"parser", "returns", "the", "error", "when", "input", "ends", "early", "so", "callers",
 		"can", "report", "it", "instead", "of", "panicking", "in", "production", "code", "paths", "`Parse`", "**note**"}
 	var b strings.Builder
@@ -67,8 +65,8 @@ func prose(seed, n int) string {
 	return b.String()[:n]
 }
 
-// goLines is lines of Go-like code.
-func goLines(seed, lines int) string {
+// agentCode is lines of Go-like code.
+func agentCode(seed, lines int) string {
 	var b strings.Builder
 	for i := range lines {
 		fmt.Fprintf(&b, "\tif err := step%d(ctx, %d); err != nil { return fmt.Errorf(\"step %d: %%w\", err) }\n", (seed+i)%97, i, i)
@@ -76,9 +74,9 @@ func goLines(seed, lines int) string {
 	return b.String()
 }
 
-// numbered is code as Claude Code's Read returns it to the model: each
+// readNumbered is code as Claude Code's Read returns it to the model: each
 // line after its number and an arrow.
-func numbered(code string) string {
+func readNumbered(code string) string {
 	var b strings.Builder
 	for i, l := range strings.Split(strings.TrimSuffix(code, "\n"), "\n") {
 		fmt.Fprintf(&b, "%6d→%s\n", i+1, l)
@@ -129,26 +127,26 @@ func (c *claudeGen) result(id, content string, toolUseResult any) {
 func genClaude(enc *json.Encoder, turns int) error {
 	c := &claudeGen{enc: enc}
 	for i := range turns {
-		c.line("user", obj{"message": obj{"role": "user", "content": prose(i, 300)}})
-		c.reply(i, 0, obj{"type": "thinking", "thinking": prose(i+1, 600), "signature": "c2lnbmF0dXJl"})
-		c.reply(i, 0, obj{"type": "text", "text": prose(i+2, 200)})
+		c.line("user", obj{"message": obj{"role": "user", "content": agentProse(i, 300)}})
+		c.reply(i, 0, obj{"type": "thinking", "thinking": agentProse(i+1, 600), "signature": "c2lnbmF0dXJl"})
+		c.reply(i, 0, obj{"type": "text", "text": agentProse(i+2, 200)})
 		file := fmt.Sprintf("/work/p/f%d.go", i)
 		read := fmt.Sprintf("toolu_r%d", i)
 		c.reply(i, 0, obj{"type": "tool_use", "id": read, "name": "Read", "input": obj{"file_path": file}})
-		code := goLines(i, 30)
-		c.result(read, numbered(code), obj{"type": "text", "file": obj{"filePath": file, "content": code,
+		code := agentCode(i, 30)
+		c.result(read, readNumbered(code), obj{"type": "text", "file": obj{"filePath": file, "content": code,
 			"numLines": 30, "startLine": 1, "totalLines": 30}})
 		edit := fmt.Sprintf("toolu_e%d", i)
 		c.reply(i, 1, obj{"type": "tool_use", "id": edit, "name": "Edit", "input": obj{"file_path": file,
-			"old_string": goLines(i, 2), "new_string": goLines(i+1, 3)}})
+			"old_string": agentCode(i, 2), "new_string": agentCode(i+1, 3)}})
 		c.result(edit, "The file "+file+" has been updated.", obj{"filePath": file, "structuredPatch": []any{
 			obj{"oldStart": 3, "oldLines": 4, "newStart": 3, "newLines": 5,
-				"lines": []string{" ctx", "-" + goLines(i, 1), "-old", "+" + goLines(i+1, 1), "+new", "+more", " ctx"}}}})
+				"lines": []string{" ctx", "-" + agentCode(i, 1), "-old", "+" + agentCode(i+1, 1), "+new", "+more", " ctx"}}}})
 		c.line("progress", obj{"data": obj{"type": "hook_progress", "hookEvent": "PostToolUse", "command": "gofmt -l ."}})
 		bash := fmt.Sprintf("toolu_b%d", i)
 		c.reply(i, 2, obj{"type": "tool_use", "id": bash, "name": "Bash", "input": obj{"command": "go test ./...", "description": "Run the tests"}})
-		c.result(bash, prose(i+3, 1000), obj{"stdout": prose(i+3, 1000), "stderr": "", "interrupted": false})
-		c.reply(i, 3, obj{"type": "text", "text": prose(i+4, 500)})
+		c.result(bash, agentProse(i+3, 1000), obj{"stdout": agentProse(i+3, 1000), "stderr": "", "interrupted": false})
+		c.reply(i, 3, obj{"type": "text", "text": agentProse(i+4, 500)})
 	}
 	return c.err
 }
@@ -173,22 +171,22 @@ func genCodex(enc *json.Encoder, turns int) error {
 	}
 	for i := range turns {
 		add("event_msg", obj{"type": "task_started", "model_context_window": 272000})
-		prompt := prose(i, 300)
+		prompt := agentProse(i, 300)
 		add("response_item", obj{"type": "message", "role": "user", "content": []any{obj{"type": "input_text", "text": prompt}}})
 		add("event_msg", obj{"type": "user_message", "message": prompt, "kind": "plain"})
 		add("turn_context", obj{"cwd": "/work/p", "model": "gpt-5-codex", "effort": "medium", "summary": "auto"})
-		thought := prose(i+1, 400)
+		thought := agentProse(i+1, 400)
 		add("event_msg", obj{"type": "agent_reasoning", "text": thought})
 		add("response_item", obj{"type": "reasoning", "summary": []any{obj{"type": "summary_text", "text": thought}}, "encrypted_content": strings.Repeat("gAAA", 200)})
 		args, _ := json.Marshal(obj{"command": []string{"bash", "-lc", fmt.Sprintf("sed -n 1,40p f%d.go", i)}, "workdir": "/work/p"})
 		add("response_item", obj{"type": "function_call", "name": "shell", "arguments": string(args), "call_id": fmt.Sprintf("call_s%d", i)})
 		count()
-		out, _ := json.Marshal(obj{"output": goLines(i, 40), "metadata": obj{"exit_code": 0, "duration_seconds": 0.1}})
+		out, _ := json.Marshal(obj{"output": agentCode(i, 40), "metadata": obj{"exit_code": 0, "duration_seconds": 0.1}})
 		add("response_item", obj{"type": "function_call_output", "call_id": fmt.Sprintf("call_s%d", i), "output": string(out)})
-		patch := "*** Begin Patch\n*** Update File: f.go\n@@\n-" + goLines(i, 1) + "+" + goLines(i+1, 1) + "*** End Patch\n"
+		patch := "*** Begin Patch\n*** Update File: f.go\n@@\n-" + agentCode(i, 1) + "+" + agentCode(i+1, 1) + "*** End Patch\n"
 		add("response_item", obj{"type": "custom_tool_call", "name": "apply_patch", "call_id": fmt.Sprintf("call_p%d", i), "input": patch})
 		add("response_item", obj{"type": "custom_tool_call_output", "call_id": fmt.Sprintf("call_p%d", i), "output": `{"output":"Success. Updated the following files:\nM f.go\n","metadata":{"exit_code":0}}`})
-		answer := prose(i+2, 500)
+		answer := agentProse(i+2, 500)
 		add("event_msg", obj{"type": "agent_message", "message": answer})
 		add("response_item", obj{"type": "message", "role": "assistant", "content": []any{obj{"type": "output_text", "text": answer}}})
 		count()

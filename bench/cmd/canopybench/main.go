@@ -4,17 +4,18 @@
 // readable and answers a search keystroke, a filter button and a click on
 // a tree row.
 //
-// Run it from the repository (or below it):
+// It is a command of the bench module (canopy/bench), beside the product's
+// module. Run it from bench/ in the repository:
 //
-//	go run ./cmd/canopybench [--out DIR] [--inputs LIST] [--shared DIR]
+//	cd bench && go run ./cmd/canopybench [--out DIR] [--inputs LIST] [--shared DIR]
 //	    [--no-reference] [--no-browser] [--runs N] [--browser-runs N]
 //	    [--wait-quiet DUR] [--page-timeout DUR] [--export-timeout DUR]
 //	    [--search-word WORD] [--chromium BIN]
-//	go run ./cmd/canopybench --pgo [--inputs LIST]
+//	cd bench && go run ./cmd/canopybench --pgo [--inputs LIST]
 //
 // For example, a quick run without the browser on the small inputs:
 //
-//	go run ./cmd/canopybench --inputs large-session,gen-10k --no-browser
+//	cd bench && go run ./cmd/canopybench --inputs large-session,gen-10k --no-browser
 //
 // In one run it
 //
@@ -26,7 +27,7 @@
 //     (40 entries, 20 of them with a 5 MB base64 image), code-10MB and
 //     code-100k (branched, heavy with code: source files read by path,
 //     long command output and diffs, fenced code in replies); and, of other
-//     agents' formats (gen_agents.go), claude-2MB (a Claude Code
+//     agents' formats (sessiongen.GenerateAgent), claude-2MB (a Claude Code
 //     transcript) and codex-2MB (a Codex rollout). A generated
 //     file is reused while it has the size recorded when it was written;
 //  3. exports each input with DIR/canopy and with
@@ -64,7 +65,8 @@
 // With --pgo it measures nothing: it builds canopy without profile-guided
 // optimization, exports each input with a CPU profile (about three seconds
 // of exports per input, so that small and huge sessions weigh alike) and
-// merges the profiles into cmd/canopy/default.pgo, which go build then
+// merges the profiles into the product's cmd/canopy/default.pgo (under the
+// repository root, the directory above bench/), which go build then
 // optimizes the canopy command with. Re-run it after a change to the
 // export's hot code.
 package main
@@ -147,7 +149,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	res := &results{
 		Started:       time.Now().UTC().Format(time.RFC3339),
-		Command:       "go run ./cmd/canopybench " + strings.Join(args, " "),
+		Command:       "cd bench && go run ./cmd/canopybench " + strings.Join(args, " "),
 		Runs:          o.runs,
 		BrowserRuns:   o.browserRuns,
 		SearchWord:    o.searchWord,
@@ -219,7 +221,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.archiveSessions, "archive-sessions", 1000, "with --archive: how many sessions")
 	fs.Int64Var(&o.archiveBytes, "archive-bytes", 2e9, "with --archive: their total size in bytes (mixed sizes)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: go run ./cmd/canopybench [flags]\n\nBenchmarks canopy export against the reference exporter.\n\n%s", fs.FlagUsages())
+		fmt.Fprintf(stderr, "usage: cd bench && go run ./cmd/canopybench [flags]\n\nBenchmarks canopy export against the reference exporter.\n\n%s", fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -361,7 +363,8 @@ func benchInput(o *options, ref *reference, br *chrome, row *row, in string, log
 }
 
 // repoRoot is the nearest directory at or above the working directory
-// whose go.mod declares the module canopy.
+// whose go.mod declares the module canopy (not canopy/bench, whose go.mod
+// is passed on the way up from bench/).
 func repoRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -369,15 +372,26 @@ func repoRoot() (string, error) {
 	}
 	for {
 		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), "module canopy") {
+		if err == nil && modulePath(b) == "canopy" {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("run canopybench inside the canopy repository (no go.mod with module canopy above the working directory)")
+			return "", errors.New("run canopybench inside the canopy repository, e.g. from bench/ (no go.mod with module canopy at or above the working directory)")
 		}
 		dir = parent
 	}
+}
+
+// modulePath is the path the module line of a go.mod declares, or "".
+func modulePath(gomod []byte) string {
+	for line := range strings.Lines(string(gomod)) {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }
 
 // revision names the commit of the working tree that was built, with

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -279,11 +280,15 @@ func notes(res *results) string {
 }
 
 func writeResults(o *options, res *results) error {
-	b, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
+	// Not HTML-escaped: the command it records reads "cd bench && ...".
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(o.out, "results.json"), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(o.out, "results.json"), b.Bytes(), 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(o.out, "results.md"), []byte(markdown(res)), 0o644)

@@ -1,5 +1,7 @@
 // Command sessiongen writes a synthetic pi session file (JSONL, version 3)
 // for tests and benchmarks. The output is a pure function of the flags.
+// It is a command of the bench module: from bench/, go run ./cmd/sessiongen
+// with the flags below (an output path is relative to bench/).
 //
 //	sessiongen --entries 100000 --shape branched -o big.jsonl
 //	sessiongen --entries 1000000 --shape linear -o deep.jsonl

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"canopy/internal/sessiongen"
 )
 
 // The reference for Claude Code and Codex sessions: claude-replay 0.9.0
@@ -59,7 +61,7 @@ func newReplay(o *options, logf func(string, ...any)) *reference {
 		r.reason = "warm-up input: " + err.Error()
 		return r
 	}
-	if _, err := writeAgentGen(tiny, agentGen{Format: "claude-code", Turns: 2}); err != nil {
+	if _, err := writeAgentGen(tiny, sessiongen.AgentConfig{Format: sessiongen.FormatClaude, Turns: 2}); err != nil {
 		r.reason = "warm-up input: " + err.Error()
 		return r
 	}
