@@ -49,6 +49,11 @@ func TestCost(t *testing.T) {
 		{"NaN counts as zero", Usage{Input: math.NaN(), Output: 1e6}, day, 15},
 		{"zero time: the table's date", Usage{Input: 100_000}, time.Time{}, 0.3},
 		{"nothing", Usage{}, day, 0},
+		// Anthropic's one-hour cache writes cost twice the input price
+		// ($6 a million for sonnet), the five-minute ones $3.75.
+		{"one-hour cache write", Usage{CacheWrite: 100_000, CacheWrite1h: 100_000}, day, 0.6},
+		{"both cache writes", Usage{CacheWrite: 100_000, CacheWrite1h: 40_000}, day, 60_000*3.75/1e6 + 40_000*6/1e6},
+		{"one-hour part larger than the writes", Usage{CacheWrite: 10_000, CacheWrite1h: 50_000}, day, 0.06},
 	} {
 		if got := sonnet.Cost(c.u, c.at); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)

@@ -23,8 +23,16 @@ import (
 // Usage is what one message used, in canopy's terms (pi's): Input is the
 // input tokens neither read from nor written to the cache; genai-prices
 // counts all of them as input and the cache's as part of it.
+//
+// CacheWrite1h is the part of CacheWrite written to Anthropic's one-hour
+// cache (Claude Code records it as cache_creation's
+// ephemeral_1h_input_tokens). Anthropic charges those writes twice the
+// input price, the five-minute ones 1.25 times; genai-prices 0.1.8 has
+// one cache-write price, the five-minute one, so Cost prices the
+// one-hour part at twice the model's input price itself.
 type Usage struct {
 	Input, Output, CacheRead, CacheWrite float64
+	CacheWrite1h                         float64
 }
 
 // Model is a model the table prices.
@@ -200,7 +208,12 @@ func (m Model) Cost(u Usage, at time.Time) float64 {
 	}
 	if ps.cacheWrite != nil {
 		leafIn -= cw
-		inCost += ps.cacheWrite.cost(cw, total)
+		hour := 0.0 // without an input price to double, all at the cache-write price
+		if ps.input != nil {
+			hour = min(count(u.CacheWrite1h), cw)
+			inCost += 2 * ps.input.cost(hour, total)
+		}
+		inCost += ps.cacheWrite.cost(cw-hour, total)
 	}
 	if ps.input != nil {
 		inCost += ps.input.cost(leafIn, total)

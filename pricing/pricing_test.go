@@ -24,7 +24,7 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*u = Usage(v)
+	*u = Usage{Input: v.Input, Output: v.Output, CacheRead: v.CacheRead, CacheWrite: v.CacheWrite}
 	return nil
 }
 
