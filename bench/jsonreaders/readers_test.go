@@ -4,9 +4,10 @@
 //
 //	cd bench && go test ./jsonreaders -run X -bench . -cpu 1 -count 5
 //
-// valid: internal/fastpath.ScanJSON, which the load runs on every line,
-// against jsontext.Value.IsValid (with the load's options) and a search
-// for a picture. body: sessiontree's walker (Entry.Decode of a pi entry)
+// valid: internal/fastpath.ScanJSON, which the load runs on every line
+// (a hand-written scanner until issue 34, jsontext since), against
+// jsontext.Value.IsValid (with the load's options) and a search for a
+// picture. body: sessiontree's walker (Entry.Decode of a pi entry)
 // against json.Unmarshal into the same sessiontree.Body. The inputs: the
 // corpus's two real sessions (../shared/corpus, skipped when missing), a
 // generated code-heavy pi session as canopybench's code-10MB, and a

@@ -6,16 +6,18 @@
 // search of the compact text.
 //
 // They were a hand-written scanner (291 lines, eight bytes of a string at
-// a time), folded back into jsontext (issue 34) when it saved too little.
-// Measured on a 2-core EPYC shared with other work (bench/jsonreaders,
-// `cd bench && go test ./jsonreaders -run X -bench . -cpu 1 -count 5`):
-// the scanner checked every line of large-session, before-compaction,
-// code-10MB and a 10 MB Claude Code transcript in 1.0/1.5/5.4/4.1 ms,
-// jsontext and a search for a picture in 1.3/2.8/11.7/10.0 ms, against a
-// load (sessiontree.Load) of 2.7/7.1/24.6/38 ms. Of whole commands (the
-// canopy binary with each, medians of 5 alternating runs of 1-10 calls,
-// wall time): export 0-2% (gen-100k within its noise, 4% of its CPU
-// profile is the check), inspect 1-7%, scan 3-5%.
+// a time), folded back into jsontext (issue 34) as it saved too little of
+// any command. Measured on a 2-core EPYC shared with other work
+// (bench/jsonreaders, `cd bench && go test ./jsonreaders -run X -bench
+// Readers -cpu 1 -count 5 -benchtime 20x`, medians, ms, on large-session,
+// before-compaction, code-10MB and a 10 MB Claude Code transcript): the
+// scanner checked every line in 0.71/1.48/5.50/5.85, ScanJSON as it is
+// now takes 1.1/2.4/9.8/8.2, a load (sessiontree.Load, on one core)
+// 3.1/6.0/19.9/35.6: 7-22% of a load on one core. Of whole commands (the
+// canopy binary with each, wall time, medians of 5 alternating runs of
+// 1-10 calls): export 0-2% (gen-100k within its noise; 4% of its CPU
+// profile was the scanner), inspect 1-7% (CPU up to 10%, code-10MB),
+// scan 3-5%.
 package fastpath
 
 import (
