@@ -2,9 +2,12 @@ package export
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"canopy/redact"
 	"canopy/sessiontree"
@@ -129,9 +132,13 @@ func (r *RedactionReport) Total() int {
 
 // EncodeReport writes rep as indented JSON, as the report file holds it.
 func EncodeReport(w io.Writer, rep RedactionReport) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	// As encoding/json's Encoder wrote it (v1's options, indented).
+	b, err := json.Marshal(rep, jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  "))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // WriteReport writes rep to the file at path, atomically.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,9 +22,21 @@ var spanClass = regexp.MustCompile(`<span class="([a-z0-9-]+)">`)
 // writeTokens is held to it.
 func formatterHTML(t *testing.T, tokens []chroma.Token, plain map[chroma.TokenType]bool) string {
 	t.Helper()
-	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
-	style := chroma.MustNewStyle("canopy", chroma.StyleEntries{})
-	var toks []chroma.Token
+	out, err := formatterString(tokens, plain)
+	if err != nil {
+		t.Fatalf("format: %v", err)
+	}
+	return out
+}
+
+var (
+	formatter      = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
+	formatterStyle = chroma.MustNewStyle("canopy", chroma.StyleEntries{})
+	formatterUndo  = strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&quot;", `"`, "&gt;", ">")
+)
+
+func formatterString(tokens []chroma.Token, plain map[chroma.TokenType]bool) (string, error) {
+	toks := make([]chroma.Token, 0, len(tokens))
 	for _, tok := range tokens {
 		if plain[tok.Type] {
 			tok.Type = chroma.Text
@@ -31,11 +44,11 @@ func formatterHTML(t *testing.T, tokens []chroma.Token, plain map[chroma.TokenTy
 		toks = append(toks, tok)
 	}
 	var buf bytes.Buffer
-	if err := f.Format(&buf, style, chroma.Literator(toks...)); err != nil {
-		t.Fatalf("format: %v", err)
+	if err := formatter.Format(&buf, formatterStyle, chroma.Literator(toks...)); err != nil {
+		return "", err
 	}
 	unquoted := spanClass.ReplaceAllString(buf.String(), "<span class=$1>")
-	return strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&quot;", `"`, "&gt;", ">").Replace(unquoted)
+	return formatterUndo.Replace(unquoted), nil
 }
 
 func writerHTML(tokens []chroma.Token, plain map[chroma.TokenType]bool) string {
@@ -134,4 +147,39 @@ func FuzzTokenWriter(f *testing.F) {
 		}
 		checkLexed(t, fuzzLexers[int(lexer)%len(fuzzLexers)], src, plain)
 	})
+}
+
+// BenchmarkTokenWriter writes the tokens of real code (plainmd.go, the
+// page's index.js, lexed by chroma) with writeTokens and with
+// chroma's HTML formatter turned into the same bytes (formatterString).
+func BenchmarkTokenWriter(b *testing.B) {
+	plain := plainSet()
+	for _, f := range []struct{ name, lexer string }{{"plainmd.go", "go"}, {"../assets/index.js", "javascript"}} {
+		src, err := os.ReadFile(f.name)
+		if err != nil {
+			b.Skip(err)
+		}
+		it, err := chroma.Coalesce(lexers.Get(f.lexer)).Tokenise(nil, string(src))
+		if err != nil {
+			b.Fatal(err)
+		}
+		toks := it.Tokens()
+		if w, _ := formatterString(toks, plain); w != writerHTML(toks, plain) {
+			b.Fatal("the two differ")
+		}
+		b.Run(f.lexer+"/writeTokens", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				writerHTML(toks, plain)
+			}
+		})
+		b.Run(f.lexer+"/formatter", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				formatterString(toks, plain)
+			}
+		})
+	}
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"canopy/archive"
 	"canopy/export"
@@ -202,10 +205,10 @@ func runVerify(e *env, args []string) int {
 		if findings == nil {
 			findings = []archive.Finding{}
 		}
-		b, _ := json.MarshalIndent(struct {
+		b, _ := json.Marshal(struct {
 			OK       bool              `json:"ok"`
 			Findings []archive.Finding `json:"findings"`
-		}{ok, findings}, "", "  ")
+		}{ok, findings}, jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  ")) // as encoding/json's MarshalIndent
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		for _, f := range findings {

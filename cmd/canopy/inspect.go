@@ -1,11 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"canopy/export"
 	"canopy/internal/text"
@@ -35,9 +38,12 @@ func runInspect(e *env, args []string) int {
 	e.notify(export.Diagnostics(s)...)
 	r := s.Report(leaf)
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r); err != nil {
+		// As encoding/json's Encoder wrote it (v1's options, HTML not escaped).
+		b, err := json.Marshal(r, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false))
+		if err == nil {
+			_, err = e.stdout.Write(append(b, '\n'))
+		}
+		if err != nil {
 			printLine(e.stderr, "canopy: %v", err)
 			return exitFail
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,10 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"canopy/catalog"
 	"canopy/redact"
@@ -81,10 +84,12 @@ func runList(e *env, args []string) int {
 		shown, more = shown[:n], len(shown)-n
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(shown); err != nil {
+		// As encoding/json's Encoder wrote it (v1's options, HTML not escaped, indented).
+		b, err := json.Marshal(shown, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false), jsontext.WithIndent("  "))
+		if err == nil {
+			_, err = e.stdout.Write(append(b, '\n'))
+		}
+		if err != nil {
 			printLine(e.stderr, "canopy list: %v", err)
 			return exitFail
 		}
