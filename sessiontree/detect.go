@@ -29,6 +29,10 @@ type reader interface {
 	// Line formats decode their records with decodeRecords; documents read
 	// theirs whole with input.all (p.first is the input's first chunk).
 	read(s *Session, in *input, p *probe) error
+	// cut is how a cut of s (a session this reader read), made for
+	// sharing by package scope, is written in this format: what in an
+	// entry is thinking, a tool's output, the session's name (cut.go).
+	cut(s *Session) Cut
 }
 
 // readers are the formats canopy reads, in the order they are tried: the
@@ -103,6 +107,7 @@ func (s *Session) read(in *input) error {
 	p := newProbe(in, first)
 	for _, r := range readers() {
 		if r.detect(p) {
+			s.reader = r
 			return r.read(s, in, p)
 		}
 	}
@@ -239,6 +244,8 @@ type refusal struct{}
 func (refusal) detect(p *probe) bool { return p.classify() == kindRefused }
 
 func (refusal) read(_ *Session, _ *input, p *probe) error { return p.refusal }
+
+func (refusal) cut(*Session) Cut { return noCut{} }
 
 // jsonDocument reports whether the input's first chunk starts like a JSON
 // object or array spread over lines (pretty-printed), whose first line

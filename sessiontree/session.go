@@ -102,6 +102,7 @@ type Session struct {
 	sidechainOf []int32      // by entry index: index+1 into Sidechains, 0 for none
 	links       *claudeLinks // the calls that run a subagent, and what they ran
 	noDetail    *Detail      // shared by every entry without detail fields
+	reader      reader       // the reader that read the session
 	stored      *storedLeaf  // the leaf the input stores, for formats that store one
 	src         *source      // where the entries' bytes are
 
