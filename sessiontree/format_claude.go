@@ -128,6 +128,7 @@ func (l *claudeLine) decode(src *source) {
 			name = string(h.Attachment.HookEvent)
 		}
 		l.message(RoleCustom, "hook"+prefixed(": ", name), false, false)
+		e.Bookkeeping = true
 	case typ == "attachment":
 		l.meta("attachment" + prefixed(": ", string(h.Attachment.Type)))
 	default:
@@ -153,6 +154,7 @@ func (l *claudeLine) message(role, custom string, display, notice bool) {
 // to be viewed as it is written.
 func (l *claudeLine) meta(what string) {
 	l.entry.Type, l.custom = TypeCustom, what
+	l.entry.Bookkeeping = true
 }
 
 func (l *claudeLine) assistant(h *claudeHead) {
@@ -242,6 +244,7 @@ func (l *claudeLine) system(h *claudeHead) {
 			sub = "system"
 		}
 		l.message(RoleCustom, sub, true, true)
+		l.entry.Bookkeeping = true
 	default:
 		l.meta("system" + prefixed(": ", sub))
 	}

@@ -37,13 +37,26 @@ func (s *Session) indexIDs() {
 }
 
 // linkParents sets Parent. Roots: no parent, a parent equal to the entry's
-// own id, or a parent that does not exist (an orphan).
+// own id, or a parent that does not exist (an orphan). A reader that
+// guesses parents (guessParents: Claude Code's, Codex's) makes an orphan
+// the child of the entry before it in the file that is not bookkeeping,
+// of the same chain (the session's own, or one sidechain), when there is
+// one: the conversation's path stays whole across a compaction whose
+// logical parent the file does not hold, or a line lost to an edit.
 func (s *Session) linkParents() {
+	var prev []*Entry // by chain (Session.sidechainOf): the last entry that is not bookkeeping
+	if s.guessParents {
+		prev = make([]*Entry, len(s.Sidechains)+1)
+	}
 	for _, e := range s.Entries {
 		switch p := s.byID[e.ParentID]; {
 		case e.ParentID == "":
 		case e.ParentID == e.ID:
 			s.diag(e.Line, SevWarning, "entry %s is its own parent; shown as a root", e.ID)
+		case p == nil && prev != nil && prev[s.chainOf(e)] != nil:
+			p = prev[s.chainOf(e)]
+			s.diag(e.Line, SevInfo, "entry %s: parent %s is not in the file; shown after line %d, the entry before it", e.ID, e.ParentID, p.Line)
+			e.Parent, e.ParentID, e.ParentGuessed = p, p.ID, true
 		case p == nil:
 			s.diag(e.Line, SevWarning, "entry %s: parent %s does not exist; shown as a root", e.ID, e.ParentID)
 		default:
@@ -51,7 +64,19 @@ func (s *Session) linkParents() {
 			// not 100,000 more in a big session.
 			e.Parent, e.ParentID = p, p.ID
 		}
+		if prev != nil && !e.Bookkeeping {
+			prev[s.chainOf(e)] = e
+		}
 	}
+}
+
+// chainOf is the chain e is of: 0 for the session's own conversation, k
+// for its k-th sidechain.
+func (s *Session) chainOf(e *Entry) int {
+	if e.Index < len(s.sidechainOf) {
+		return int(s.sidechainOf[e.Index])
+	}
+	return 0
 }
 
 // breakCycles finds parent cycles (which the reference follows forever) and
@@ -205,10 +230,75 @@ func (s *Session) Leaves() []*Entry {
 }
 
 // NewestLeaf returns the leaf reached from e by following the last (newest)
-// child down: what the reference shows when a tree row is clicked.
+// child down: what the reference shows when a tree row is clicked. The
+// newest child that carries the conversation on is the one followed: a
+// bookkeeping child with nothing under it is passed over (bookkeeping is
+// never a branch), unless every child is one.
 func NewestLeaf(e *Entry) *Entry {
 	for e != nil && len(e.Children) > 0 {
-		e = e.Children[len(e.Children)-1]
+		next := e.Children[len(e.Children)-1]
+		for i := len(e.Children) - 1; i >= 0; i-- {
+			if c := e.Children[i]; !c.Bookkeeping || len(c.Children) > 0 {
+				next = c
+				break
+			}
+		}
+		e = next
 	}
 	return e
+}
+
+// Shape counts the conversation's leaves and branch points: the entries
+// where it ends, and those where it forks (with two children or more
+// that carry it on). Bookkeeping is never a branch: a child that is
+// bookkeeping, with none but bookkeeping under it, carries nothing on.
+// In a session with no entry that is not bookkeeping, every entry counts.
+func (s *Session) Shape() (leaves, branchPoints int) {
+	talks := s.talks()
+	for _, e := range s.Entries {
+		if !talks[e.Index] {
+			continue
+		}
+		n := 0
+		for _, c := range e.Children {
+			if c.Index < len(talks) && s.Entries[c.Index] == c && talks[c.Index] {
+				n++
+			}
+		}
+		switch {
+		case n == 0:
+			leaves++
+		case n > 1:
+			branchPoints++
+		}
+	}
+	return leaves, branchPoints
+}
+
+// talks is, by entry index, whether the entry or one under it is not
+// bookkeeping: whether it carries the conversation. Every entry does when
+// none is bookkeeping, or every one is.
+func (s *Session) talks() []bool {
+	talks := make([]bool, len(s.Entries))
+	any := false
+	for _, e := range s.Entries {
+		if e.Bookkeeping {
+			continue
+		}
+		any = true
+		// Up to the first ancestor already marked: each entry is marked
+		// once, nothing recurses.
+		for a := e; a != nil && !talks[a.Index]; a = a.Parent {
+			if a.Index >= len(talks) || s.Entries[a.Index] != a {
+				break // an entry of another session (a graft's)
+			}
+			talks[a.Index] = true
+		}
+	}
+	if !any {
+		for i := range talks {
+			talks[i] = true
+		}
+	}
+	return talks
 }
