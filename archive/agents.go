@@ -40,10 +40,10 @@ type AgentInfo struct {
 // path, when it is a subagent's (its file is agent-<id>.jsonl, as
 // sessiontree.SubagentFiles finds them); nil for a session's own.
 func agentInfo(s *sessiontree.Session, path string) *AgentInfo {
-	if s.Format != sessiontree.FormatClaude {
+	if !sessiontree.AgentOf(s.Format).Subagents {
 		return nil
 	}
-	id, ok := agentFileID(path)
+	id, ok := sessiontree.SubagentFileID(path)
 	if !ok {
 		return nil
 	}
@@ -51,12 +51,6 @@ func agentInfo(s *sessiontree.Session, path string) *AgentInfo {
 	m := readAgentMeta(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
 	a.Type, a.Description, a.RunBy = m.AgentType, m.Description, m.ParentAgentID
 	return a
-}
-
-// agentFileID is the id in a subagent transcript's name, agent-<id>.jsonl.
-func agentFileID(path string) (string, bool) {
-	id, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "agent-")
-	return id, ok && id != "" && strings.HasSuffix(path, ".jsonl")
 }
 
 // agentMeta is an agent-<id>.meta.json. (sessiontree reads the same file
@@ -100,7 +94,7 @@ func (r *Relations) relateAgents(ss []Session, names *sessionNames) {
 	// session id.
 	beside := map[[2]string][]int{}
 	for i, s := range ss {
-		if s.Format == sessiontree.FormatClaude && s.Agent == nil && s.ID != "" {
+		if sessiontree.AgentOf(s.Format).Subagents && s.Agent == nil && s.ID != "" {
 			k := [2]string{filepath.Dir(absPath(s.Source)), s.ID}
 			beside[k] = append(beside[k], i)
 		}

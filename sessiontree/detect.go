@@ -33,6 +33,10 @@ type reader interface {
 	// sharing by package scope, is written in this format: what in an
 	// entry is thinking, a tool's output, the session's name (cut.go).
 	cut(s *Session) Cut
+	// agent is what the reader declares of the agent that writes the
+	// format: its format names, where it keeps its sessions and how
+	// (agent.go).
+	agent() Agent
 }
 
 // readers are the formats canopy reads, in the order they are tried: the
@@ -246,6 +250,8 @@ func (refusal) detect(p *probe) bool { return p.classify() == kindRefused }
 func (refusal) read(_ *Session, _ *input, p *probe) error { return p.refusal }
 
 func (refusal) cut(*Session) Cut { return noCut{} }
+
+func (refusal) agent() Agent { return Agent{} }
 
 // jsonDocument reports whether the input's first chunk starts like a JSON
 // object or array spread over lines (pretty-printed), whose first line

@@ -35,6 +35,16 @@ type claudeReader struct{}
 
 func (claudeReader) detect(p *probe) bool { return p.classify() == kindClaude }
 
+func (claudeReader) agent() Agent {
+	return Agent{
+		Formats:   []string{FormatClaude},
+		StateName: "Claude Code record",
+		// <project>/<session>.jsonl and its subagents (subagents.go)
+		Dirs:      []string{".claude/projects"},
+		Subagents: true, ProjectDirs: true,
+	}
+}
+
 // claudeLine is one line of a transcript and what decoding it gave.
 type claudeLine struct {
 	rawLine

@@ -40,6 +40,15 @@ type codexReader struct{}
 
 func (codexReader) detect(p *probe) bool { return p.classify() == kindCodex }
 
+func (codexReader) agent() Agent {
+	return Agent{
+		Formats:   []string{FormatCodex},
+		StateName: "Codex record",
+		// YYYY/MM/DD/rollout-*.jsonl, and the rollouts it archived
+		Dirs: []string{".codex/sessions", ".codex/archived_sessions"},
+	}
+}
+
 // codexKind is what a rollout line is.
 type codexKind uint8
 

@@ -21,6 +21,10 @@ import (
 // migrateV2ToV3.
 type piReader struct{}
 
+func (piReader) agent() Agent {
+	return Agent{Formats: []string{FormatPi, FormatOhMyPi}, Dirs: []string{".pi/agent/sessions"}}
+}
+
 // detect takes pi JSONL, and input with no JSON object at its start at
 // all (text, binary, blank): read as pi, it is reported line by line, or
 // as not a session.

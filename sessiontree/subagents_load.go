@@ -97,7 +97,7 @@ func (a *Subagents) Close() error {
 // returned is a directory that could not be read.
 func LoadSubagents(s *Session, path string) (*Subagents, error) {
 	a := &Subagents{byCall: map[*Entry][]*Subagent{}}
-	if s.Format != FormatClaude || path == "" || path == "-" {
+	if !AgentOf(s.Format).Subagents || path == "" || path == "-" {
 		return a, nil
 	}
 	files, err := SubagentFiles(path, s.Header.ID)
