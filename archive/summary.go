@@ -27,7 +27,7 @@ type Session struct {
 	Started      string            `json:"started,omitempty"`
 	LastActivity string            `json:"lastActivity,omitempty"`
 	Entries      int               `json:"entries"`
-	Branches     int               `json:"branches"` // leaves of the tree
+	Branches     int               `json:"branches"` // the conversation's leaves (sessiontree.Session.Shape)
 	Models       []string          `json:"models,omitempty"`
 	Usage        sessiontree.Usage `json:"usage"` // Usage.Cost: the cost the session records
 	// The cost of the messages that record tokens and no cost (Claude
@@ -75,10 +75,8 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	created, err := time.Parse(time.RFC3339Nano, s.Header.Timestamp)
 	hasCreated := err == nil
 	var firstPrompt *sessiontree.Entry
+	out.Branches, _ = s.Shape() // the conversation's leaves: bookkeeping is never a branch
 	for _, e := range s.Entries {
-		if len(e.Children) == 0 {
-			out.Branches++
-		}
 		if e.TimeOK {
 			if first.IsZero() || e.Time.Before(first) {
 				first = e.Time

@@ -247,6 +247,7 @@ func (codexReader) read(s *Session, in *input, p *probe) error {
 		return err
 	}
 	s.Format = FormatCodex
+	s.guessParents = true // never needed: each entry is the child of the one before
 	c := newCodexState(s, lines)
 	for i := range lines {
 		c.line(&lines[i], i == c.header)
