@@ -183,11 +183,12 @@ func memberOf(raw []byte, path ...string) jsontext.Value {
 	return found
 }
 
-// peekDocument peeks at a Flue document: loaded whole, when it is small
-// enough (it is one JSON value, with no lines to read a few of); a larger
-// one is named by its format only.
-func peekDocument(r io.ReaderAt, size int64) (Peek, error) {
-	p := Peek{Format: FormatFlue}
+// peekDocument peeks at a Flue document, or a session of a format with no
+// peek of its own: loaded whole, when it is small enough (a document is
+// one JSON value, with no lines to read a few of); a larger one is named
+// by its format only.
+func peekDocument(r io.ReaderAt, size int64, format string) (Peek, error) {
+	p := Peek{Format: format}
 	if size > peekDocMax {
 		return p, nil
 	}
