@@ -27,6 +27,10 @@ type Agent struct {
 	// after it (ProjectDir), which then stands for the project when the
 	// session does not name it.
 	ProjectDirs bool
+	// EstimateCost: its messages record tokens and no cost, which Stats
+	// estimates from package pricing; NoModelUnbilled: a message with no
+	// model is one the agent made itself (an API error), never billed.
+	EstimateCost, NoModelUnbilled bool
 }
 
 // AgentOf is what the reader of sessions of the format declares; the

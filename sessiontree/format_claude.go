@@ -42,6 +42,8 @@ func (claudeReader) agent() Agent {
 		// <project>/<session>.jsonl and its subagents (subagents.go)
 		Dirs:      []string{".claude/projects"},
 		Subagents: true, ProjectDirs: true,
+		// "<synthetic>" messages (API errors) have no model
+		EstimateCost: true, NoModelUnbilled: true,
 	}
 }
 

@@ -45,7 +45,8 @@ func (codexReader) agent() Agent {
 		Formats:   []string{FormatCodex},
 		StateName: "Codex record",
 		// YYYY/MM/DD/rollout-*.jsonl, and the rollouts it archived
-		Dirs: []string{".codex/sessions", ".codex/archived_sessions"},
+		Dirs:         []string{".codex/sessions", ".codex/archived_sessions"},
+		EstimateCost: true,
 	}
 }
 
