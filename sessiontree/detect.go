@@ -12,8 +12,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// A reader reads one format of session file into the tree model. A new
-// format is one new file: a reader, and its place in readers.
+// A reader reads one format of session file into the tree model, and
+// holds all that is particular to the format: a new format is one new
+// file (a reader), its test data, and its place in readers (the recipe
+// is in doc.go, "Adding an agent").
 type reader interface {
 	// detect reports whether the input is in this format, from what p
 	// shows of its start. It reads no more than it must: most inputs are
@@ -28,6 +30,9 @@ type reader interface {
 	// built from the entries the same way for every format (Session.build).
 	// Line formats decode their records with decodeRecords; documents read
 	// theirs whole with input.all (p.first is the input's first chunk).
+	// It marks the entries that are the agent's bookkeeping
+	// (Entry.Bookkeeping), and sets s.guessParents when the format's
+	// files lose parents.
 	read(s *Session, in *input, p *probe) error
 	// cut is how a cut of s (a session this reader read), made for
 	// sharing by package scope, is written in this format: what in an
