@@ -75,8 +75,10 @@
 //     names, what its extension state is called, the directories below a
 //     home where it keeps sessions (canopy archive ~ and canopy list read
 //     them), and whether its sessions have subagent files or project
-//     directories. canopy list peeks at a format it has no peek for by
-//     loading the session whole (peekDocument).
+//     directories. canopy list peeks at a session of a format by loading
+//     it whole (peekDocument), unless its reader has a peek of its own, read
+//     from a few lines (peekReader, peek_formats.go): an optional fifth
+//     method, for a format whose sessions grow large.
 //
 // Test data goes in testdata/<name>/, with a test that loads it, checks
 // its tree, decodes its entries and writes a cut that reads back.

@@ -122,22 +122,22 @@ func peekFormat(head []byte) (peekLines, string, error) {
 		if !r.detect(p) {
 			continue
 		}
-		switch r.(type) {
-		case claudeReader:
-			return &claudePeek{}, "", nil
-		case codexReader:
-			return &codexPeek{}, "", nil
-		case piReader:
-			if p.classify() == kindPi {
-				return &piPeek{}, "", nil
-			}
-			return nil, "", fmt.Errorf("no session record at its start: %w", ErrNotSession)
-		case refusal:
-			return nil, "", r.read(nil, in, p) // what the input looks like
+		if pr, ok := r.(peekReader); ok {
+			lp, err := pr.peek(p)
+			return lp, "", err
 		}
 		return nil, r.agent().Formats[0], nil
 	}
 	return nil, "", fmt.Errorf("no reader for this input: %w", ErrNotSession)
+}
+
+// A peekReader is a reader with a peek of its own: what canopy list shows
+// of a session, read from a few of its first and last lines. A reader
+// without one is peeked by loading the session whole (peekDocument).
+type peekReader interface {
+	// peek is the peek of an input the reader detected, or the error that
+	// says it holds no session.
+	peek(p *probe) (peekLines, error)
 }
 
 // scanHead reads the head's whole lines until lp has what it looks for,
