@@ -111,10 +111,11 @@
 // it names the entry itself (a warning), or when it names no entry (an
 // orphan: a warning). Roots keep file order. A Claude Code entry whose
 // parent is not in the file (a compaction's logicalParentUuid, a line lost
-// to an edit) instead follows the entry before it in the file that is not
-// bookkeeping, of its own chain (Entry.ParentGuessed, an info
-// diagnostic): the conversation's path stays whole. pi and Flue keep the
-// reference's rule.
+// to an edit) instead follows the entry of the session's conversation
+// before it in the file that is not bookkeeping (Entry.ParentGuessed, an
+// info diagnostic): the conversation's path stays whole. (An orphan of a
+// sidechain written into the file starts a sidechain of its own, a root.)
+// pi and Flue keep the reference's rule.
 //
 // Bookkeeping. The records an agent keeps for itself (Claude Code's
 // progress lines, attachments and hooks, snapshots, queue operations,

@@ -176,3 +176,30 @@ func TestShapePiOrphanIsRoot(t *testing.T) {
 		t.Errorf("Shape() = %d, %d", leaves, forks)
 	}
 }
+
+// An orphan of the session's own conversation follows the line of that
+// conversation before it, never a sidechain's line; an orphan of a
+// sidechain written into the session's file starts a sidechain of its
+// own, and stays a root.
+func TestGuessedParentKeepsItsChain(t *testing.T) {
+	side := func(uuid, parent, content string) string {
+		return claudeJSONL("user", uuid, parent, `"isSidechain":true,"message":{"role":"user","content":"`+content+`"}`)
+	}
+	mainMsg := func(uuid, parent, content string) string {
+		return claudeJSONL("user", uuid, parent, `"message":{"role":"user","content":"`+content+`"}`)
+	}
+	s := mustLoad(t, jsonl(
+		mainMsg("u1", "", "go"),
+		claudeReply("a1", "u1", "m1", `{"type":"tool_use","id":"c1","name":"Task","input":{"prompt":"look"}}`),
+		side("s1", "", "look"),
+		side("s2", "s1", "more"),
+		claudeJSONL("user", "r1", "a1", `"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"done"}]}`),
+		side("s3", "lost-1", "again"),
+		mainMsg("u2", "lost-2", "next")))
+	if u2 := mustEntry(t, s, "u2"); !u2.ParentGuessed || u2.Parent == nil || u2.Parent.ID != "r1" {
+		t.Errorf("u2: parent %v, want r1", u2.Parent)
+	}
+	if s3 := mustEntry(t, s, "s3"); s3.ParentGuessed || s3.Parent != nil || len(s.Sidechains) != 2 {
+		t.Errorf("s3: parent %v; %d sidechains", s3.Parent, len(s.Sidechains))
+	}
+}

@@ -39,24 +39,23 @@ func (s *Session) indexIDs() {
 // linkParents sets Parent. Roots: no parent, a parent equal to the entry's
 // own id, or a parent that does not exist (an orphan). A reader that
 // guesses parents (guessParents: Claude Code's, Codex's) makes an orphan
-// the child of the entry before it in the file that is not bookkeeping,
-// of the same chain (the session's own, or one sidechain), when there is
-// one: the conversation's path stays whole across a compaction whose
-// logical parent the file does not hold, or a line lost to an edit.
+// of the session's own conversation the child of the entry of that
+// conversation before it in the file that is not bookkeeping, when there
+// is one: the conversation's path stays whole across a compaction whose
+// logical parent the file does not hold, or a line lost to an edit. (An
+// orphan of a sidechain written into the session's file starts a
+// sidechain of its own, Session.Sidechains, and stays a root.)
 func (s *Session) linkParents() {
-	var prev []*Entry // by chain (Session.sidechainOf): the last entry that is not bookkeeping
-	if s.guessParents {
-		prev = make([]*Entry, len(s.Sidechains)+1)
-	}
+	var prev *Entry // the last entry of the session's own conversation that is not bookkeeping
 	for _, e := range s.Entries {
+		own := s.guessParents && !s.inSidechain(e)
 		switch p := s.byID[e.ParentID]; {
 		case e.ParentID == "":
 		case e.ParentID == e.ID:
 			s.diag(e.Line, SevWarning, "entry %s is its own parent; shown as a root", e.ID)
-		case p == nil && prev != nil && prev[s.chainOf(e)] != nil:
-			p = prev[s.chainOf(e)]
-			s.diag(e.Line, SevInfo, "entry %s: parent %s is not in the file; shown after line %d, the entry before it", e.ID, e.ParentID, p.Line)
-			e.Parent, e.ParentID, e.ParentGuessed = p, p.ID, true
+		case p == nil && own && prev != nil:
+			s.diag(e.Line, SevInfo, "entry %s: parent %s is not in the file; shown after line %d, the entry before it", e.ID, e.ParentID, prev.Line)
+			e.Parent, e.ParentID, e.ParentGuessed = prev, prev.ID, true
 		case p == nil:
 			s.diag(e.Line, SevWarning, "entry %s: parent %s does not exist; shown as a root", e.ID, e.ParentID)
 		default:
@@ -64,19 +63,16 @@ func (s *Session) linkParents() {
 			// not 100,000 more in a big session.
 			e.Parent, e.ParentID = p, p.ID
 		}
-		if prev != nil && !e.Bookkeeping {
-			prev[s.chainOf(e)] = e
+		if own && !e.Bookkeeping {
+			prev = e
 		}
 	}
 }
 
-// chainOf is the chain e is of: 0 for the session's own conversation, k
-// for its k-th sidechain.
-func (s *Session) chainOf(e *Entry) int {
-	if e.Index < len(s.sidechainOf) {
-		return int(s.sidechainOf[e.Index])
-	}
-	return 0
+// inSidechain reports whether e is of a sidechain written into the
+// session's file (Session.Sidechains).
+func (s *Session) inSidechain(e *Entry) bool {
+	return e.Index < len(s.sidechainOf) && s.sidechainOf[e.Index] != 0
 }
 
 // breakCycles finds parent cycles (which the reference follows forever) and
