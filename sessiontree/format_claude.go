@@ -27,6 +27,15 @@ import (
 //     queue-operation, titles, unknown types) are kept as entries of type
 //     "custom" (extension state: never sent to the model), the line as
 //     their data; those without a uuid are roots, with the id L<n>.
+//   - Bookkeeping (Entry.Bookkeeping, never a branch): every line that is
+//     no message (progress, file-history-snapshot, queue-operation,
+//     titles, summaries, attachments, system records of no text), hook
+//     records (hook_* attachments) and system notices (api_error,
+//     stop_hook_summary, informational text).
+//   - An entry whose parent is not in the file (a compaction's
+//     logicalParentUuid, a line lost to an edit or a rewind) follows the
+//     entry of the session's conversation before it that is not
+//     bookkeeping (Entry.ParentGuessed), rather than becoming a root.
 //   - Messages are decoded into pi's shapes (claude_body.go): roles user,
 //     assistant, toolResult, bashExecution and custom; blocks text,
 //     thinking, image and toolCall, with tools named as pi's

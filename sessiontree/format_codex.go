@@ -36,6 +36,10 @@ import (
 //   - compacted: a compaction, its message the summary.
 //   - Everything else is kept as extension state (type custom), its line
 //     as its data.
+//   - Bookkeeping (Entry.Bookkeeping, never a branch): every line kept as
+//     extension state (token counts, task_started and task_complete, the
+//     events that repeat an item, anything unknown) and every
+//     turn_context, even one read as a model or thinking level change.
 type codexReader struct{}
 
 func (codexReader) detect(p *probe) bool { return p.classify() == kindCodex }
