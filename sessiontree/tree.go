@@ -276,22 +276,22 @@ func (s *Session) Shape() (leaves, branchPoints int) {
 // none is bookkeeping, or every one is.
 func (s *Session) talks() []bool {
 	talks := make([]bool, len(s.Entries))
-	any := false
+	some := false
 	for _, e := range s.Entries {
 		if e.Bookkeeping {
 			continue
 		}
-		any = true
+		some = true
 		// Up to the first ancestor already marked: each entry is marked
 		// once, nothing recurses.
-		for a := e; a != nil && !talks[a.Index]; a = a.Parent {
-			if a.Index >= len(talks) || s.Entries[a.Index] != a {
-				break // an entry of another session (a graft's)
+		for a := e; a != nil; a = a.Parent {
+			if a.Index >= len(talks) || s.Entries[a.Index] != a || talks[a.Index] {
+				break // marked, or an entry of another session
 			}
 			talks[a.Index] = true
 		}
 	}
-	if !any {
+	if !some {
 		for i := range talks {
 			talks[i] = true
 		}
