@@ -2,12 +2,9 @@ package archive
 
 import (
 	"cmp"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/go-json-experiment/json"
 
 	"canopy/internal/text"
 	"canopy/render"
@@ -40,55 +37,17 @@ type AgentInfo struct {
 // path, when it is a subagent's (its file is agent-<id>.jsonl, as
 // sessiontree.SubagentFiles finds them); nil for a session's own.
 func agentInfo(s *sessiontree.Session, path string) *AgentInfo {
-	if s.Format != sessiontree.FormatClaude {
+	if !sessiontree.AgentOf(s.Format).Subagents {
 		return nil
 	}
-	id, ok := agentFileID(path)
+	id, ok := sessiontree.SubagentFileID(path)
 	if !ok {
 		return nil
 	}
 	a := &AgentInfo{ID: id}
-	m := readAgentMeta(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
+	m := sessiontree.ReadSubagentMeta(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
 	a.Type, a.Description, a.RunBy = m.AgentType, m.Description, m.ParentAgentID
 	return a
-}
-
-// agentFileID is the id in a subagent transcript's name, agent-<id>.jsonl.
-func agentFileID(path string) (string, bool) {
-	id, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "agent-")
-	return id, ok && id != "" && strings.HasSuffix(path, ".jsonl")
-}
-
-// agentMeta is an agent-<id>.meta.json. (sessiontree reads the same file
-// for canopy export, but does not export its reader.)
-type agentMeta struct {
-	AgentType     string `json:"agentType"`
-	Description   string `json:"description"`
-	ParentAgentID string `json:"parentAgentId"`
-}
-
-// maxMetaSize bounds the meta file read: Claude Code's are a few hundred
-// bytes.
-const maxMetaSize = 64 << 10
-
-// readAgentMeta reads a subagent's meta file leniently: a missing,
-// oversized or malformed one (or a member of another type) says nothing.
-func readAgentMeta(p string) agentMeta {
-	var m agentMeta
-	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxMetaSize {
-		return m
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return m
-	}
-	var raw map[string]any
-	if json.Unmarshal(b, &raw) != nil {
-		return m
-	}
-	str := func(k string) string { s, _ := raw[k].(string); return s }
-	return agentMeta{AgentType: str("agentType"), Description: str("description"), ParentAgentID: str("parentAgentId")}
 }
 
 // relateAgents links each subagent to the session it belongs to (Top)
@@ -100,7 +59,7 @@ func (r *Relations) relateAgents(ss []Session, names *sessionNames) {
 	// session id.
 	beside := map[[2]string][]int{}
 	for i, s := range ss {
-		if s.Format == sessiontree.FormatClaude && s.Agent == nil && s.ID != "" {
+		if sessiontree.AgentOf(s.Format).Subagents && s.Agent == nil && s.ID != "" {
 			k := [2]string{filepath.Dir(absPath(s.Source)), s.ID}
 			beside[k] = append(beside[k], i)
 		}

@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,7 +27,7 @@ type Session struct {
 	Started      string            `json:"started,omitempty"`
 	LastActivity string            `json:"lastActivity,omitempty"`
 	Entries      int               `json:"entries"`
-	Branches     int               `json:"branches"` // leaves of the tree
+	Branches     int               `json:"branches"` // the conversation's leaves (sessiontree.Session.Shape)
 	Models       []string          `json:"models,omitempty"`
 	Usage        sessiontree.Usage `json:"usage"` // Usage.Cost: the cost the session records
 	// The cost of the messages that record tokens and no cost (Claude
@@ -66,8 +65,8 @@ func summarize(s *sessiontree.Session, src Source) Session {
 		Gateway: src.Gateway, Diagnostics: len(s.Diagnostics) + s.Suppressed,
 		Rotation: src.Rotation, Locked: src.Locked, Agent: agentInfo(s, src.Path),
 	}
-	if out.Project == "" && s.Format == sessiontree.FormatClaude {
-		out.Project = claudeProjectDir(src.Path)
+	if out.Project == "" && sessiontree.AgentOf(s.Format).ProjectDirs {
+		out.Project = sessiontree.ProjectDir(src.Path)
 	}
 	// Started: when the session was created (its header), else its
 	// earliest entry. A fork copies its parent's entries, old timestamps
@@ -76,10 +75,8 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	created, err := time.Parse(time.RFC3339Nano, s.Header.Timestamp)
 	hasCreated := err == nil
 	var firstPrompt *sessiontree.Entry
+	out.Branches, _ = s.Shape() // the conversation's leaves: bookkeeping is never a branch
 	for _, e := range s.Entries {
-		if len(e.Children) == 0 {
-			out.Branches++
-		}
 		if e.TimeOK {
 			if first.IsZero() || e.Time.Before(first) {
 				first = e.Time
@@ -133,28 +130,6 @@ func summarize(s *sessiontree.Session, src Source) Session {
 		out.Title = "Session " + text.Or(s.Header.ID, src.Rel)
 	}
 	return out
-}
-
-// claudeProjectDir names the project of a Claude Code transcript whose
-// lines record no working directory: the directory Claude Code keeps the
-// project's sessions in, named after that directory with every '/' (and
-// '.') made '-', which cannot be told back apart: "-home-me-src-app".
-func claudeProjectDir(path string) string {
-	dir := filepath.Dir(path)
-	if _, ok := agentFileID(path); !ok {
-		return filepath.Base(dir)
-	}
-	for d := dir; ; {
-		// <project>/<session>/subagents/…/agent-<id>.jsonl
-		if filepath.Base(d) == "subagents" {
-			return filepath.Base(filepath.Dir(filepath.Dir(d)))
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return filepath.Base(dir)
-		}
-		d = up
-	}
 }
 
 func msTime(ms float64) string {

@@ -173,7 +173,7 @@ func describe(pk *sessiontree.Peeker, f file) (Session, error) {
 	if f.gateway && (p.Format == sessiontree.FormatPi || p.Format == sessiontree.FormatOhMyPi) {
 		s.Agent = "gateway"
 	}
-	if s.Project == "" && p.Format == sessiontree.FormatClaude {
+	if s.Project == "" && sessiontree.AgentOf(p.Format).ProjectDirs {
 		// The directory Claude Code keeps the project's sessions in,
 		// named after it with '/' made '-': it cannot be decoded.
 		s.Project = filepath.Base(filepath.Dir(f.path))

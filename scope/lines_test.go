@@ -185,3 +185,36 @@ func TestLineFormatsFirstLine(t *testing.T) {
 		t.Errorf("entries %v, title %q:\n%s", got, cut.Header.Title, out)
 	}
 }
+
+// TestCutKeepsGuessedParents: a cut of a Claude Code transcript whose
+// compaction's parent is not in the file reads back with the same path:
+// the reader guesses the same parents, and the prompts stay on it.
+func TestCutKeepsGuessedParents(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "sessiontree", "testdata", "shape", "claude-forks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, data)
+	for _, o := range []Options{{PathOnly: true}, {PathOnly: true, NoHidden: true}, {NoHidden: true, NoThinking: true, NoToolOutput: true}} {
+		out, _, err := Apply(s, s.Leaf, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := load(t, out)
+		if got, want := ids(cut.Path(cut.Leaf)), ids(s.Path(s.Leaf)); !slices.Equal(got, want) && !o.NoHidden {
+			t.Errorf("%s: path %v, want %v", optionNames(o), got, want)
+		}
+		var prompts []string
+		for _, e := range cut.Path(cut.Leaf) {
+			if e.Role == sessiontree.RoleUser {
+				prompts = append(prompts, e.ID)
+			}
+		}
+		if !slices.Equal(prompts, []string{"u1", "u3", "u4", "u5"}) {
+			t.Errorf("%s: prompts on the path %v", optionNames(o), prompts)
+		}
+		if leaves, forks := cut.Shape(); forks != 0 && o.PathOnly {
+			t.Errorf("%s: %d leaves, %d branch points", optionNames(o), leaves, forks)
+		}
+	}
+}

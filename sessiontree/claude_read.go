@@ -15,6 +15,10 @@ func (claudeReader) read(s *Session, in *input, p *probe) error {
 		return err
 	}
 	s.Format = FormatClaude
+	// A parent the file does not hold (a compaction's logical parent, a
+	// line lost to an edit or a rewind): the entry follows the line
+	// before it (Entry.ParentGuessed).
+	s.guessParents = true
 	c := claudeState{s: s, heads: map[string]*claudeLine{}, names: map[string]string{},
 		boundaries: map[string]*Entry{}, details: map[detailKey]*Detail{},
 		dec: &claudeDecoder{groups: map[*Entry][]*Entry{}}}

@@ -62,6 +62,10 @@ func (c *codexState) line(l *codexLine, isHeader bool) {
 	// HasImages stays false: it tells of pi's picture blocks ("type":
 	// "image"), which a rollout does not have; its pictures are data URLs.
 	c.resolve(l)
+	// Bookkeeping: the token counts, task events, the events that repeat
+	// an item, everything else kept as extension state, and the turn
+	// contexts, even those that change the model.
+	e.Bookkeeping = e.Type == TypeCustom || l.kind == cTurnContext
 	e.Detail = c.detail(l)
 	if c.prev != nil {
 		e.ParentID = c.prev.ID

@@ -12,8 +12,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// A reader reads one format of session file into the tree model. A new
-// format is one new file: a reader, and its place in readers.
+// A reader reads one format of session file into the tree model, and
+// holds all that is particular to the format: a new format is one new
+// file (a reader), its test data, and its place in readers (the recipe
+// is in doc.go, "Adding an agent").
 type reader interface {
 	// detect reports whether the input is in this format, from what p
 	// shows of its start. It reads no more than it must: most inputs are
@@ -28,7 +30,18 @@ type reader interface {
 	// built from the entries the same way for every format (Session.build).
 	// Line formats decode their records with decodeRecords; documents read
 	// theirs whole with input.all (p.first is the input's first chunk).
+	// It marks the entries that are the agent's bookkeeping
+	// (Entry.Bookkeeping), and sets s.guessParents when the format's
+	// files lose parents.
 	read(s *Session, in *input, p *probe) error
+	// cut is how a cut of s (a session this reader read), made for
+	// sharing by package scope, is written in this format: what in an
+	// entry is thinking, a tool's output, the session's name (cut.go).
+	cut(s *Session) Cut
+	// agent is what the reader declares of the agent that writes the
+	// format: its format names, where it keeps its sessions and how
+	// (agent.go).
+	agent() Agent
 }
 
 // readers are the formats canopy reads, in the order they are tried: the
@@ -103,6 +116,7 @@ func (s *Session) read(in *input) error {
 	p := newProbe(in, first)
 	for _, r := range readers() {
 		if r.detect(p) {
+			s.reader = r
 			return r.read(s, in, p)
 		}
 	}
@@ -239,6 +253,10 @@ type refusal struct{}
 func (refusal) detect(p *probe) bool { return p.classify() == kindRefused }
 
 func (refusal) read(_ *Session, _ *input, p *probe) error { return p.refusal }
+
+func (refusal) cut(*Session) Cut { return noCut{} }
+
+func (refusal) agent() Agent { return Agent{} }
 
 // jsonDocument reports whether the input's first chunk starts like a JSON
 // object or array spread over lines (pretty-printed), whose first line

@@ -22,6 +22,9 @@
 // content.go). Claude Code's and Codex's entries are then decoded into
 // pi's shapes (roles, blocks, tool names), which is what the renderers
 // know (claude_body.go, codex_body.go). The input is never written to.
+// A cut of a session for sharing (package scope) is written by its
+// reader, in its own format (cut.go; format_pi.go, format_flue.go,
+// claude_cut.go, codex_cut.go).
 // A gzip or zstd file is told by its first bytes (Sniff) and decompressed
 // into memory, never past a limit (Decompress, compressed.go), then
 // loaded as if it had never been compressed: export.Load does this for
@@ -33,6 +36,52 @@
 // session's tree, under the call that ran it (graft.go,
 // graft_subagents.go): one tree, whose entries' ids stay unique, each
 // reading its bytes from its own file.
+//
+// # Adding an agent
+//
+// A format is one reader: a file format_<name>.go (and its test data and
+// test), and one line in readers (detect.go) that places it among the
+// others; a format whose lines are costly to decode may split its head
+// (the fields decoded at load) and its body (what Entry.Decode gives) in
+// two files. Nothing outside this package names a format: the commands
+// ask the reader, through the Session and Agent. The reader (the reader
+// interface, detect.go) has four methods:
+//
+//  1. detect: whether the input is the format's, from what the probe shows
+//     of its start (p.line, its first line; p.classify, the kinds the
+//     package tells apart). It must claim only its own: readers are tried
+//     in order, and the first that says yes reads the input.
+//  2. read: the entries, in file order, into s. A line format decodes its
+//     lines with decodeRecords and a type with a decodeRaw method
+//     (newSlabDecoder); each line gives an Entry, begun with Entry.start,
+//     with an ID (L<n> when the format has none), its ParentID as written
+//     (or the entry before's, for a chain), Type and Role in pi's terms
+//     (TypeMessage, RoleUser, RoleAssistant, ...), a Detail (s.noDetail
+//     when it has no fields of its own) and Bookkeeping set on the records
+//     the agent keeps for itself, which never make a branch. Session.skipped
+//     reports a line that is not JSON, Session.keep keeps an entry. Set
+//     s.Format (a FormatX constant of the file's own), and s.src.body, a
+//     bodyDecoder, when the lines are not pi's: it decodes an entry into
+//     pi's shapes (a Message of Blocks), which is all the renderers know.
+//     Set s.guessParents when the format's files lose parents (an orphan
+//     then follows the entry before it, not a root). The tree is built
+//     from the entries afterwards, the same for every format.
+//  3. cut: how a cut of the session (package scope: --path-only,
+//     --no-thinking, --no-tool-output, --no-hidden) is written in the
+//     format: a Cut, whose Write writes the kept entries. A line format
+//     writes each kept line at its place (cutLines, writeCutLines), with
+//     its parent rewritten when it was left out (KeptParent).
+//  4. agent: what the reader declares of its agent (an Agent): its format
+//     names, what its extension state is called, the directories below a
+//     home where it keeps sessions (canopy archive ~ and canopy list read
+//     them), and whether its sessions have subagent files or project
+//     directories. canopy list peeks at a session of a format by loading
+//     it whole (peekDocument), unless its reader has a peek of its own, read
+//     from a few lines (peekReader, peek_formats.go): an optional fifth
+//     method, for a format whose sessions grow large.
+//
+// Test data goes in testdata/<name>/, with a test that loads it, checks
+// its tree, decodes its entries and writes a cut that reads back.
 //
 // # The rules, as this package applies them
 //
@@ -60,7 +109,23 @@
 // Parents and roots. An entry's parent is the entry its parentId names. An
 // entry is a root when its parentId is null, missing or not a string, when
 // it names the entry itself (a warning), or when it names no entry (an
-// orphan: a warning). Roots keep file order.
+// orphan: a warning). Roots keep file order. A Claude Code entry whose
+// parent is not in the file (a compaction's logicalParentUuid, a line lost
+// to an edit) instead follows the entry of the session's conversation
+// before it in the file that is not bookkeeping (Entry.ParentGuessed, an
+// info diagnostic): the conversation's path stays whole. (An orphan of a
+// sidechain written into the file starts a sidechain of its own, a root.)
+// pi and Flue keep the reference's rule.
+//
+// Bookkeeping. The records an agent keeps for itself (Claude Code's
+// progress lines, attachments and hooks, snapshots, queue operations,
+// system records; Codex's token counts, task events, turn contexts and
+// the events that repeat an item) are Entry.Bookkeeping. The tree keeps
+// them where the file puts them, but they are never a branch: a child
+// that is bookkeeping, with nothing but bookkeeping under it, does not
+// make its parent a branch point (Session.Shape: inspect's leaves and
+// branch points, the archive's branches), nor is it followed to a leaf
+// (NewestLeaf).
 //
 // Cycles. The reference follows parent cycles forever; here each cycle is
 // cut at its earliest entry in file order, which becomes a root (a

@@ -60,6 +60,22 @@ type Entry struct {
 	// with no content, and stays an entry of its own, so that links to it
 	// keep working.
 	Continues bool
+	// Bookkeeping: a record the agent keeps for itself, not a turn of the
+	// conversation (Claude Code's progress lines, attachments and hook
+	// records, file-history snapshots, queue operations, system records,
+	// titles; Codex's token counts, task events, turn contexts and the
+	// events that repeat an item). Its reader says so at load. The tree
+	// keeps such entries where the file puts them, but they never make a
+	// branch (Session.Shape, BranchChildren) and a guessed parent is never
+	// one (ParentGuessed).
+	Bookkeeping bool
+	// ParentGuessed: the parent the entry names is not in the file (a
+	// Claude Code compaction's logicalParentUuid, the parentUuid of a line
+	// lost to an edit), and its reader's rule made it the child of the
+	// entry before it in the file that is not bookkeeping, rather than a
+	// root. ParentID is then that entry's id; a diagnostic of severity
+	// info, at the entry's line, names the parent written.
+	ParentGuessed bool
 	// Where the entry's JSON is in the input (see Raw): only its place is
 	// kept, not its bytes.
 	src *source

@@ -27,6 +27,15 @@ import (
 //     queue-operation, titles, unknown types) are kept as entries of type
 //     "custom" (extension state: never sent to the model), the line as
 //     their data; those without a uuid are roots, with the id L<n>.
+//   - Bookkeeping (Entry.Bookkeeping, never a branch): every line that is
+//     no message (progress, file-history-snapshot, queue-operation,
+//     titles, summaries, attachments, system records of no text), hook
+//     records (hook_* attachments) and system notices (api_error,
+//     stop_hook_summary, informational text).
+//   - An entry whose parent is not in the file (a compaction's
+//     logicalParentUuid, a line lost to an edit or a rewind) follows the
+//     entry of the session's conversation before it that is not
+//     bookkeeping (Entry.ParentGuessed), rather than becoming a root.
 //   - Messages are decoded into pi's shapes (claude_body.go): roles user,
 //     assistant, toolResult, bashExecution and custom; blocks text,
 //     thinking, image and toolCall, with tools named as pi's
@@ -34,6 +43,18 @@ import (
 type claudeReader struct{}
 
 func (claudeReader) detect(p *probe) bool { return p.classify() == kindClaude }
+
+func (claudeReader) agent() Agent {
+	return Agent{
+		Formats:   []string{FormatClaude},
+		StateName: "Claude Code record",
+		// <project>/<session>.jsonl and its subagents (subagents.go)
+		Dirs:      []string{".claude/projects"},
+		Subagents: true, ProjectDirs: true,
+		// "<synthetic>" messages (API errors) have no model
+		EstimateCost: true, NoModelUnbilled: true,
+	}
+}
 
 // claudeLine is one line of a transcript and what decoding it gave.
 type claudeLine struct {
@@ -128,6 +149,7 @@ func (l *claudeLine) decode(src *source) {
 			name = string(h.Attachment.HookEvent)
 		}
 		l.message(RoleCustom, "hook"+prefixed(": ", name), false, false)
+		e.Bookkeeping = true
 	case typ == "attachment":
 		l.meta("attachment" + prefixed(": ", string(h.Attachment.Type)))
 	default:
@@ -153,6 +175,7 @@ func (l *claudeLine) message(role, custom string, display, notice bool) {
 // to be viewed as it is written.
 func (l *claudeLine) meta(what string) {
 	l.entry.Type, l.custom = TypeCustom, what
+	l.entry.Bookkeeping = true
 }
 
 func (l *claudeLine) assistant(h *claudeHead) {
@@ -242,6 +265,7 @@ func (l *claudeLine) system(h *claudeHead) {
 			sub = "system"
 		}
 		l.message(RoleCustom, sub, true, true)
+		l.entry.Bookkeeping = true
 	default:
 		l.meta("system" + prefixed(": ", sub))
 	}

@@ -369,11 +369,16 @@ func TestClaudeRules(t *testing.T) {
 			in: jsonl(user("u", "", `"go"`),
 				claudeJSONL("system", "c", "", `"subtype":"compact_boundary","logicalParentUuid":"u","compactMetadata":{"preTokens":5}`),
 				claudeJSONL("system", "d", "", `"subtype":"compact_boundary","logicalParentUuid":"elsewhere"`)),
-			roots: []string{"u", "d"},
-			diags: []wantDiag{{3, SevWarning, "parent elsewhere does not exist"}},
+			// A compaction whose logical parent the file does not hold
+			// follows the line before it, and says so.
+			roots: []string{"u"},
+			diags: []wantDiag{{3, SevInfo, "parent elsewhere is not in the file; shown after line 2"}},
 			check: func(t *testing.T, s *Session) {
-				if c := mustEntry(t, s, "c"); c.Parent == nil || c.Parent.ID != "u" || c.Summary != "" || c.TokensBefore != 5 {
+				if c := mustEntry(t, s, "c"); c.Parent == nil || c.Parent.ID != "u" || c.Summary != "" || c.TokensBefore != 5 || c.ParentGuessed {
 					t.Errorf("c %+v", c)
+				}
+				if d := mustEntry(t, s, "d"); d.Parent == nil || d.Parent.ID != "c" || !d.ParentGuessed {
+					t.Errorf("d %+v", d)
 				}
 			},
 		},

@@ -36,9 +36,23 @@ import (
 //   - compacted: a compaction, its message the summary.
 //   - Everything else is kept as extension state (type custom), its line
 //     as its data.
+//   - Bookkeeping (Entry.Bookkeeping, never a branch): every line kept as
+//     extension state (token counts, task_started and task_complete, the
+//     events that repeat an item, anything unknown) and every
+//     turn_context, even one read as a model or thinking level change.
 type codexReader struct{}
 
 func (codexReader) detect(p *probe) bool { return p.classify() == kindCodex }
+
+func (codexReader) agent() Agent {
+	return Agent{
+		Formats:   []string{FormatCodex},
+		StateName: "Codex record",
+		// YYYY/MM/DD/rollout-*.jsonl, and the rollouts it archived
+		Dirs:         []string{".codex/sessions", ".codex/archived_sessions"},
+		EstimateCost: true,
+	}
+}
 
 // codexKind is what a rollout line is.
 type codexKind uint8
@@ -238,6 +252,7 @@ func (codexReader) read(s *Session, in *input, p *probe) error {
 		return err
 	}
 	s.Format = FormatCodex
+	s.guessParents = true // never needed: each entry is the child of the one before
 	c := newCodexState(s, lines)
 	for i := range lines {
 		c.line(&lines[i], i == c.header)

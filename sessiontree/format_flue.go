@@ -21,6 +21,8 @@ type flueReader struct{}
 // pretty-printed document spans many lines, so a first line that is not a
 // whole object but opens one is probed too, top-level names only, until
 // "entries" or "type" tells.
+func (flueReader) agent() Agent { return Agent{Formats: []string{FormatFlue}} }
+
 func (flueReader) detect(p *probe) bool {
 	var probe struct {
 		Type    present `json:"type"`
@@ -245,4 +247,39 @@ func (f *flueDocument) metadata() error {
 	}
 	s.ChildSessions = md.TaskSessions
 	return nil
+}
+
+// flueCut writes a cut as a Flue document: pi's entries (piCutEntry), the
+// leaf when it is kept, and the document's metadata.
+type flueCut struct{ piCut }
+
+func (flueReader) cut(s *Session) Cut { return flueCut{piCut{s}} }
+
+func (f flueCut) Write(keep []bool, leaf *Entry, o CutOptions, c *CutCounts) ([]byte, error) {
+	var out bytes.Buffer
+	out.WriteString(`{"version":3,"entries":[`)
+	first := true
+	err := piCutEntries(f.s, keep, o, c, func(raw []byte) {
+		if !first {
+			out.WriteByte(',')
+		}
+		first = false
+		out.Write(raw)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.WriteString(`],"leafId":`)
+	if leaf != nil && keep[leaf.Index] {
+		id, _ := json.Marshal(leaf.ID)
+		out.Write(id)
+	} else {
+		out.WriteString("null")
+	}
+	if len(f.s.Metadata) > 0 {
+		out.WriteString(`,"metadata":`)
+		out.Write(f.s.Metadata)
+	}
+	out.WriteString("}\n")
+	return out.Bytes(), nil
 }

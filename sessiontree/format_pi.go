@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"canopy/internal/jsonobj"
 )
 
 // piReader reads pi session JSONL, versions 1 to 3, and oh-my-pi's
@@ -16,6 +20,10 @@ import (
 // Old versions are migrated in memory, never in the file: migrateV1ToV2,
 // migrateV2ToV3.
 type piReader struct{}
+
+func (piReader) agent() Agent {
+	return Agent{Formats: []string{FormatPi, FormatOhMyPi}, Dirs: []string{".pi/agent/sessions"}}
+}
 
 // detect takes pi JSONL, and input with no JSON object at its start at
 // all (text, binary, blank): read as pi, it is reported line by line, or
@@ -337,4 +345,150 @@ func isOhMyPiType(e *Entry, model bool) bool {
 		return e.ModelRole != "" || model
 	}
 	return false
+}
+
+// piCut writes a cut as a pi JSONL file of version 3 in which every entry
+// keeps its id: a legacy file's L<n> ids are written out, so links into a
+// page made from the whole file still name the same entries. Extension
+// state is kept, its data cut by NoHidden.
+type piCut struct{ s *Session }
+
+func (piReader) cut(s *Session) Cut { return piCut{s} }
+
+func (piCut) Thinking(*Entry) (bool, int) { return false, 0 }
+func (piCut) Needed(*Entry) bool          { return true }
+func (piCut) Names([]bool, *Entry)        {}
+
+func (f piCut) Write(keep []bool, _ *Entry, o CutOptions, c *CutCounts) ([]byte, error) {
+	var out bytes.Buffer
+	if err := piCutHeader(&out, f.s); err != nil {
+		return nil, err
+	}
+	err := piCutEntries(f.s, keep, o, c, func(raw []byte) {
+		out.Write(raw)
+		out.WriteByte('\n')
+	})
+	return out.Bytes(), err
+}
+
+// piCutEntries rewrites each kept entry of s in pi's shape (piCutEntry),
+// in file order, and hands it to put.
+func piCutEntries(s *Session, keep []bool, o CutOptions, c *CutCounts, put func([]byte)) error {
+	for _, e := range s.Entries {
+		if !keep[e.Index] {
+			continue
+		}
+		raw, err := piCutEntry(e, KeptParent(e, keep), o, c)
+		if err != nil {
+			return fmt.Errorf("entry %s (line %d): %w", e.ID, e.Line, err)
+		}
+		put(raw)
+	}
+	return nil
+}
+
+// piCutHeader writes the session header as version 3, keeping its fields.
+func piCutHeader(out *bytes.Buffer, s *Session) error {
+	h := jsonobj.Object{}
+	if len(s.Header.Raw) > 0 {
+		var err error
+		if h, err = jsonobj.Parse(s.Header.Raw); err != nil {
+			return fmt.Errorf("session header: %w", err)
+		}
+	} else {
+		h.Set("type", jsontext.Value(`"session"`))
+		if s.Header.ID != "" {
+			h.SetString("id", s.Header.ID)
+		}
+	}
+	h.Set("version", jsontext.Value("3"))
+	if s.Header.Title != "" && h.Get("title") == nil {
+		h.SetString("title", s.Header.Title)
+	}
+	out.Write(h.Encode())
+	out.WriteByte('\n')
+	return nil
+}
+
+// piCutEntry returns the entry's JSON with its id and parent written out
+// and the content o leaves out removed. Members are kept in their order.
+func piCutEntry(e *Entry, parent string, o CutOptions, c *CutCounts) ([]byte, error) {
+	raw, err := e.Raw()
+	if err != nil {
+		return nil, err
+	}
+	obj, err := jsonobj.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	obj.SetString("id", e.ID)
+	if parent == "" {
+		obj.Set("parentId", jsontext.Value("null"))
+	} else {
+		obj.SetString("parentId", parent)
+	}
+	if o.NoHidden && e.Type == TypeCustom && obj.Get("data") != nil {
+		obj.Del("data")
+		c.Data++
+	}
+	if e.Type != TypeMessage || !(o.NoThinking || o.NoToolOutput) {
+		return obj.Encode(), nil
+	}
+	msgRaw := obj.Get("message")
+	if msgRaw == nil {
+		return obj.Encode(), nil
+	}
+	msg, err := jsonobj.Parse(msgRaw)
+	if err != nil {
+		return obj.Encode(), nil // not an object: nothing to cut
+	}
+	switch {
+	case o.NoThinking && e.Role == RoleAssistant:
+		if content := msg.Get("content"); content != nil {
+			kept, dropped, err := dropBlocks(content, "thinking")
+			if err == nil && dropped > 0 {
+				msg.Set("content", kept)
+				c.Thinking += dropped
+			}
+		}
+	case o.NoToolOutput && e.Role == RoleToolResult:
+		text, _ := json.Marshal(OutputLeftOut)
+		msg.Set("content", jsontext.Value(`[{"type":"text","text":`+string(text)+`}]`))
+		msg.Del("details")
+		c.Outputs++
+	case o.NoToolOutput && e.Role == RoleBashExecution:
+		msg.SetString("output", OutputLeftOut)
+		msg.Del("fullOutputPath")
+		c.Outputs++
+	}
+	obj.Set("message", msg.Encode())
+	return obj.Encode(), nil
+}
+
+// dropBlocks removes the content blocks of the types from a content array.
+func dropBlocks(content jsontext.Value, types ...string) (jsontext.Value, int, error) {
+	if k := content.Kind(); k != '[' {
+		return content, 0, nil
+	}
+	var blocks []jsontext.Value
+	if err := json.Unmarshal(content, &blocks); err != nil {
+		return nil, 0, err
+	}
+	var out []jsontext.Value
+	dropped := 0
+	for _, b := range blocks {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(b, &head) == nil && slices.Contains(types, head.Type) {
+			dropped++
+			continue
+		}
+		out = append(out, b)
+	}
+	if out == nil {
+		out = []jsontext.Value{}
+	}
+	v, err := json.Marshal(out)
+	return v, dropped, err
 }

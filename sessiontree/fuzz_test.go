@@ -153,7 +153,7 @@ func checkInvariants(tb testing.TB, s *Session) {
 		tb.Fatalf("a JSONL session with entries has no leaf")
 	}
 	for _, d := range s.Diagnostics {
-		if d.Severity != SevError && d.Severity != SevWarning || d.Line < 0 || d.Message == "" {
+		if d.Severity != SevError && d.Severity != SevWarning && d.Severity != SevInfo || d.Line < 0 || d.Message == "" {
 			tb.Fatalf("bad diagnostic %+v", d)
 		}
 	}

@@ -70,10 +70,10 @@ func (pk *Peeker) Peek(r io.ReaderAt, size int64) (Peek, error) {
 			return Peek{}, err
 		}
 	}
-	lp, err := peekFormat(head)
+	lp, format, err := peekFormat(head)
 	if err != nil || lp == nil {
 		if err == nil {
-			return peekDocument(r, size)
+			return peekDocument(r, size, format)
 		}
 		return Peek{}, err
 	}
@@ -109,34 +109,35 @@ func readInto(buf *[]byte, r io.ReaderAt, off, n int64) ([]byte, error) {
 
 // peekFormat tells the session's format from its head with the loader's
 // own detection (readers), and returns the reader of its lines; nil for a
-// Flue document.
-func peekFormat(head []byte) (peekLines, error) {
+// format peeked by loading it whole (peekDocument: a Flue document, or a
+// format with no peek of its own), with the name of that format.
+func peekFormat(head []byte) (peekLines, string, error) {
 	in := newInput(&source{data: head, noSHA256: true}, chunkSize)
 	first, err := in.next()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	p := newProbe(in, first)
 	for _, r := range readers() {
 		if !r.detect(p) {
 			continue
 		}
-		switch r.(type) {
-		case flueReader:
-			return nil, nil
-		case claudeReader:
-			return &claudePeek{}, nil
-		case codexReader:
-			return &codexPeek{}, nil
-		case piReader:
-			if p.classify() == kindPi {
-				return &piPeek{}, nil
-			}
-			return nil, fmt.Errorf("no session record at its start: %w", ErrNotSession)
+		if pr, ok := r.(peekReader); ok {
+			lp, err := pr.peek(p)
+			return lp, "", err
 		}
-		return nil, r.read(nil, in, p) // refusal: what the input looks like
+		return nil, r.agent().Formats[0], nil
 	}
-	return nil, fmt.Errorf("no reader for this input: %w", ErrNotSession)
+	return nil, "", fmt.Errorf("no reader for this input: %w", ErrNotSession)
+}
+
+// A peekReader is a reader with a peek of its own: what canopy list shows
+// of a session, read from a few of its first and last lines. A reader
+// without one is peeked by loading the session whole (peekDocument).
+type peekReader interface {
+	// peek is the peek of an input the reader detected, or the error that
+	// says it holds no session.
+	peek(p *probe) (peekLines, error)
 }
 
 // scanHead reads the head's whole lines until lp has what it looks for,

@@ -2,6 +2,7 @@ package sessiontree
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"time"
 
@@ -10,6 +11,8 @@ import (
 
 // The peeks of each format: what the loader's readers take from a line,
 // read with the same head decoders, for the few fields a listing shows.
+
+func (claudeReader) peek(*probe) (peekLines, error) { return &claudePeek{}, nil }
 
 // claudePeek reads a Claude Code transcript's lines.
 type claudePeek struct {
@@ -66,6 +69,8 @@ func (c *claudePeek) finish(head, tail []byte) {
 	}
 }
 
+func (codexReader) peek(*probe) (peekLines, error) { return &codexPeek{}, nil }
+
 // codexPeek reads a Codex rollout's lines.
 type codexPeek struct {
 	peekBase
@@ -106,6 +111,16 @@ func (c *codexPeek) line(raw []byte) {
 }
 
 func (c *codexPeek) finish(_, _ []byte) { c.p.Format = FormatCodex }
+
+func (piReader) peek(p *probe) (peekLines, error) {
+	if p.classify() == kindPi {
+		return &piPeek{}, nil
+	}
+	return nil, fmt.Errorf("no session record at its start: %w", ErrNotSession)
+}
+
+// peek: what the input looks like.
+func (r refusal) peek(p *probe) (peekLines, error) { return nil, r.read(nil, nil, p) }
 
 // piPeek reads the lines of pi JSONL (and oh-my-pi's).
 type piPeek struct {
@@ -183,11 +198,12 @@ func memberOf(raw []byte, path ...string) jsontext.Value {
 	return found
 }
 
-// peekDocument peeks at a Flue document: loaded whole, when it is small
-// enough (it is one JSON value, with no lines to read a few of); a larger
-// one is named by its format only.
-func peekDocument(r io.ReaderAt, size int64) (Peek, error) {
-	p := Peek{Format: FormatFlue}
+// peekDocument peeks at a Flue document, or a session of a format with no
+// peek of its own: loaded whole, when it is small enough (a document is
+// one JSON value, with no lines to read a few of); a larger one is named
+// by its format only.
+func peekDocument(r io.ReaderAt, size int64, format string) (Peek, error) {
+	p := Peek{Format: format}
 	if size > peekDocMax {
 		return p, nil
 	}

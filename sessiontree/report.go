@@ -72,13 +72,11 @@ func (s *Session) Report(leaf *Entry) Report {
 	for i, e := range s.Roots {
 		r.Roots[i] = e.ID
 	}
+	// The conversation's shape: bookkeeping is never a branch.
+	r.Stats.Leaves, r.Stats.BranchPoints = s.Shape()
 	for _, e := range s.Entries {
 		if len(e.Children) == 0 {
-			r.Stats.Leaves++
 			continue
-		}
-		if len(e.Children) > 1 {
-			r.Stats.BranchPoints++
 		}
 		ids := make([]string, len(e.Children))
 		for i, c := range e.Children {

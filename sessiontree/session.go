@@ -44,6 +44,7 @@ type ChildSession struct {
 const (
 	SevError   = "error"   // something in the input was skipped
 	SevWarning = "warning" // something was repaired or is suspicious
+	SevInfo    = "info"    // a reader's rule decided what the file leaves open (Entry.ParentGuessed)
 )
 
 // Diagnostic is a problem found in the input. Line is 1-based (0 when the
@@ -102,8 +103,12 @@ type Session struct {
 	sidechainOf []int32      // by entry index: index+1 into Sidechains, 0 for none
 	links       *claudeLinks // the calls that run a subagent, and what they ran
 	noDetail    *Detail      // shared by every entry without detail fields
-	stored      *storedLeaf  // the leaf the input stores, for formats that store one
-	src         *source      // where the entries' bytes are
+	reader      reader       // the reader that read the session
+	// guessParents: an orphan follows the entry before it (linkParents);
+	// set by the readers of formats whose files lose parents.
+	guessParents bool
+	stored       *storedLeaf // the leaf the input stores, for formats that store one
+	src          *source     // where the entries' bytes are
 
 	// Grafted conversations (graft.go): the sessions whose entries were
 	// appended (closed with s), each conversation, those under each call

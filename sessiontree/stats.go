@@ -35,7 +35,8 @@ type Stats struct {
 // Stats sums the given entries (for example s.Entries, or a path).
 func (s *Session) Stats(entries []*Entry) Stats {
 	st := Stats{Entries: len(entries), Messages: map[string]int{}, Models: []Model{}, UnpricedModels: []Model{}}
-	est := estimator{on: s.Format == FormatClaude || s.Format == FormatCodex, claude: s.Format == FormatClaude}
+	a := AgentOf(s.Format)
+	est := estimator{on: a.EstimateCost, noModelFree: a.NoModelUnbilled}
 	seen := map[Model]bool{}
 	addModel := func(m Model) {
 		if (m.Provider != "" || m.ModelID != "") && !seen[m] {
@@ -92,8 +93,8 @@ func (s *Session) UsageSince(since string, leaf *Entry) (st Stats, ok bool) {
 // estimator prices the messages of a format that records no cost, each
 // model looked up once.
 type estimator struct {
-	on, claude bool
-	models     map[Model]*pricing.Model // nil: the table does not know it
+	on, noModelFree bool
+	models          map[Model]*pricing.Model // nil: the table does not know it
 }
 
 // add adds e's estimated cost to st, or names its model as unpriced. A
@@ -103,7 +104,7 @@ func (x *estimator) add(st *Stats, e *Entry) {
 	if !x.on || u == nil || u.Cost.Total != 0 || !(u.Input+u.Output+u.CacheRead+u.CacheWrite > 0) {
 		return
 	}
-	if x.claude && e.Model == "" {
+	if x.noModelFree && e.Model == "" {
 		return // "<synthetic>": a message Claude Code made itself (an API error), never billed
 	}
 	key := Model{e.Provider, e.Model}

@@ -119,23 +119,39 @@ func firstSessionID(p string) string {
 	return string(h.SessionID)
 }
 
-// subagentMeta is an agent-<id>.meta.json, read leniently.
-type subagentMeta struct {
-	AgentType     lstr `json:"agentType"`
-	Description   lstr `json:"description"`
-	ToolUseID     lstr `json:"toolUseId"`
-	ParentAgentID lstr `json:"parentAgentId"`
+// SubagentMeta is what a subagent's meta file, agent-<id>.meta.json
+// beside its transcript, says of it.
+type SubagentMeta struct {
+	AgentType     string // "Explore"
+	Description   string // the call's description
+	ToolUseID     string // the call that ran it
+	ParentAgentID string // the subagent that ran it, when one did
 }
 
-// readMeta reads a subagent's meta file; a missing or unreadable one
-// says nothing.
-func readMeta(p string) subagentMeta {
-	var m subagentMeta
+// maxMetaSize bounds the meta file read: Claude Code's are a few hundred
+// bytes.
+const maxMetaSize = 64 << 10
+
+// ReadSubagentMeta reads a subagent's meta file leniently: a missing,
+// oversized, malformed or not regular one says nothing, nor does a member
+// of another type.
+func ReadSubagentMeta(p string) SubagentMeta {
+	var m struct {
+		AgentType     lstr `json:"agentType"`
+		Description   lstr `json:"description"`
+		ToolUseID     lstr `json:"toolUseId"`
+		ParentAgentID lstr `json:"parentAgentId"`
+	}
 	if p == "" {
-		return m
+		return SubagentMeta{}
 	}
-	if b, err := os.ReadFile(p); err == nil {
-		json.Unmarshal(b, &m, jsonOpts)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxMetaSize {
+		return SubagentMeta{}
 	}
-	return m
+	b, err := os.ReadFile(p)
+	if err != nil || json.Unmarshal(b, &m, jsonOpts) != nil {
+		return SubagentMeta{}
+	}
+	return SubagentMeta{string(m.AgentType), string(m.Description), string(m.ToolUseID), string(m.ParentAgentID)}
 }

@@ -97,7 +97,7 @@ func (a *Subagents) Close() error {
 // returned is a directory that could not be read.
 func LoadSubagents(s *Session, path string) (*Subagents, error) {
 	a := &Subagents{byCall: map[*Entry][]*Subagent{}}
-	if s.Format != FormatClaude || path == "" || path == "-" {
+	if !AgentOf(s.Format).Subagents || path == "" || path == "-" {
 		return a, nil
 	}
 	files, err := SubagentFiles(path, s.Header.ID)
@@ -110,11 +110,11 @@ func LoadSubagents(s *Session, path string) (*Subagents, error) {
 		files = slices.DeleteFunc(files, func(f SubagentFile) bool { return f.AgentID == s.AgentID })
 	}
 	byID := map[string]*Subagent{}
-	metas := make([]subagentMeta, len(files))
+	metas := make([]SubagentMeta, len(files))
 	for i, f := range files {
 		x := &Subagent{SubagentFile: f}
-		metas[i] = readMeta(f.MetaPath)
-		x.Type, x.Description = string(metas[i].AgentType), string(metas[i].Description)
+		metas[i] = ReadSubagentMeta(f.MetaPath)
+		x.Type, x.Description = metas[i].AgentType, metas[i].Description
 		if x.Session, x.Err = LoadFile(f.Path); x.Err == nil && x.Session.Format != FormatClaude {
 			x.Session.Close()
 			x.Session, x.Err = nil, fmt.Errorf("%s: a %s session, not a Claude Code subagent's", f.Path, x.Session.Format)
@@ -171,12 +171,12 @@ func (a *Subagents) keepRanBy() {
 
 // place ties x to the call its meta file names, else to the call whose
 // result names it.
-func (a *Subagents) place(s *Session, x *Subagent, m subagentMeta, byID map[string]*Subagent, taken map[*Entry]map[string]bool) {
+func (a *Subagents) place(s *Session, x *Subagent, m SubagentMeta, byID map[string]*Subagent, taken map[*Entry]map[string]bool) {
 	owner, parent := s, (*Subagent)(nil)
-	if p := byID[string(m.ParentAgentID)]; p != nil && p != x && p.Session != nil {
+	if p := byID[m.ParentAgentID]; p != nil && p != x && p.Session != nil {
 		owner, parent = p.Session, p
 	}
-	id := string(m.ToolUseID)
+	id := m.ToolUseID
 	if id == "" && owner.links != nil {
 		id = owner.links.ran[x.AgentID]
 	}

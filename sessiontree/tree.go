@@ -37,13 +37,25 @@ func (s *Session) indexIDs() {
 }
 
 // linkParents sets Parent. Roots: no parent, a parent equal to the entry's
-// own id, or a parent that does not exist (an orphan).
+// own id, or a parent that does not exist (an orphan). A reader that
+// guesses parents (guessParents: Claude Code's, Codex's) makes an orphan
+// of the session's own conversation the child of the entry of that
+// conversation before it in the file that is not bookkeeping, when there
+// is one: the conversation's path stays whole across a compaction whose
+// logical parent the file does not hold, or a line lost to an edit. (An
+// orphan of a sidechain written into the session's file starts a
+// sidechain of its own, Session.Sidechains, and stays a root.)
 func (s *Session) linkParents() {
+	var prev *Entry // the last entry of the session's own conversation that is not bookkeeping
 	for _, e := range s.Entries {
+		own := s.guessParents && !s.inSidechain(e)
 		switch p := s.byID[e.ParentID]; {
 		case e.ParentID == "":
 		case e.ParentID == e.ID:
 			s.diag(e.Line, SevWarning, "entry %s is its own parent; shown as a root", e.ID)
+		case p == nil && own && prev != nil:
+			s.diag(e.Line, SevInfo, "entry %s: parent %s is not in the file; shown after line %d, the entry before it", e.ID, e.ParentID, prev.Line)
+			e.Parent, e.ParentID, e.ParentGuessed = prev, prev.ID, true
 		case p == nil:
 			s.diag(e.Line, SevWarning, "entry %s: parent %s does not exist; shown as a root", e.ID, e.ParentID)
 		default:
@@ -51,7 +63,16 @@ func (s *Session) linkParents() {
 			// not 100,000 more in a big session.
 			e.Parent, e.ParentID = p, p.ID
 		}
+		if own && !e.Bookkeeping {
+			prev = e
+		}
 	}
+}
+
+// inSidechain reports whether e is of a sidechain written into the
+// session's file (Session.Sidechains).
+func (s *Session) inSidechain(e *Entry) bool {
+	return e.Index < len(s.sidechainOf) && s.sidechainOf[e.Index] != 0
 }
 
 // breakCycles finds parent cycles (which the reference follows forever) and
@@ -205,10 +226,75 @@ func (s *Session) Leaves() []*Entry {
 }
 
 // NewestLeaf returns the leaf reached from e by following the last (newest)
-// child down: what the reference shows when a tree row is clicked.
+// child down: what the reference shows when a tree row is clicked. The
+// newest child that carries the conversation on is the one followed: a
+// bookkeeping child with nothing under it is passed over (bookkeeping is
+// never a branch), unless every child is one.
 func NewestLeaf(e *Entry) *Entry {
 	for e != nil && len(e.Children) > 0 {
-		e = e.Children[len(e.Children)-1]
+		next := e.Children[len(e.Children)-1]
+		for i := len(e.Children) - 1; i >= 0; i-- {
+			if c := e.Children[i]; !c.Bookkeeping || len(c.Children) > 0 {
+				next = c
+				break
+			}
+		}
+		e = next
 	}
 	return e
+}
+
+// Shape counts the conversation's leaves and branch points: the entries
+// where it ends, and those where it forks (with two children or more
+// that carry it on). Bookkeeping is never a branch: a child that is
+// bookkeeping, with none but bookkeeping under it, carries nothing on.
+// In a session with no entry that is not bookkeeping, every entry counts.
+func (s *Session) Shape() (leaves, branchPoints int) {
+	talks := s.talks()
+	for _, e := range s.Entries {
+		if !talks[e.Index] {
+			continue
+		}
+		n := 0
+		for _, c := range e.Children {
+			if c.Index < len(talks) && s.Entries[c.Index] == c && talks[c.Index] {
+				n++
+			}
+		}
+		switch {
+		case n == 0:
+			leaves++
+		case n > 1:
+			branchPoints++
+		}
+	}
+	return leaves, branchPoints
+}
+
+// talks is, by entry index, whether the entry or one under it is not
+// bookkeeping: whether it carries the conversation. Every entry does when
+// none is bookkeeping, or every one is.
+func (s *Session) talks() []bool {
+	talks := make([]bool, len(s.Entries))
+	some := false
+	for _, e := range s.Entries {
+		if e.Bookkeeping {
+			continue
+		}
+		some = true
+		// Up to the first ancestor already marked: each entry is marked
+		// once, nothing recurses.
+		for a := e; a != nil; a = a.Parent {
+			if a.Index >= len(talks) || s.Entries[a.Index] != a || talks[a.Index] {
+				break // marked, or an entry of another session
+			}
+			talks[a.Index] = true
+		}
+	}
+	if !some {
+		for i := range talks {
+			talks[i] = true
+		}
+	}
+	return talks
 }

@@ -32,7 +32,7 @@ func runScan(e *env, args []string) int {
 	}
 	defer s.Close()
 	rep := export.NewRedactionReport(s, raw)
-	if s.Format == sessiontree.FormatClaude && !*noSubagents {
+	if sessiontree.AgentOf(s.Format).Subagents && !*noSubagents {
 		// What export draws of the subagents is scanned too.
 		subs, notices := export.ScanSubagents(e.ctx, s, r)
 		for _, n := range notices {

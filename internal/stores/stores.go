@@ -7,16 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"canopy/sessiontree"
 )
 
 // locations are the agents' session stores, below a home directory,
-// slash-separated. Read-only: canopy never writes there.
-var locations = [...]string{
-	".claude/projects",         // Claude Code: <project>/<session>.jsonl and its subagents
-	".codex/sessions",          // Codex: YYYY/MM/DD/rollout-*.jsonl
-	".codex/archived_sessions", // Codex: the rollouts it archived
-	".pi/agent/sessions",       // pi
-}
+// slash-separated, as each format's reader declares them
+// (sessiontree.Agent.Dirs). Read-only: canopy never writes there.
+var locations = sessiontree.StoreDirs()
 
 // In lists the agents' session stores in the directory dir, when dir is a
 // home directory holding any of them (or an agent's own directory,

@@ -16,13 +16,11 @@ func (s *Session) FormatLabel() string {
 // StateName is what a custom entry (TypeCustom: state kept in the
 // session, never shown to the model) is, as people read it: pi's are an
 // extension's state; Claude Code's and Codex's are the program's own
-// bookkeeping (attachments, snapshots, events mirrored elsewhere).
+// bookkeeping (attachments, snapshots, events mirrored elsewhere), as
+// their readers name it (Agent.StateName).
 func StateName(format string) string {
-	switch format {
-	case FormatClaude:
-		return "Claude Code record"
-	case FormatCodex:
-		return "Codex record"
+	if n := AgentOf(format).StateName; n != "" {
+		return n
 	}
 	return "Extension state"
 }

@@ -1,0 +1,89 @@
+package sessiontree
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Agent is what a reader declares of the agent whose sessions it reads,
+// beyond reading them (reader.agent): what its sessions are called, where
+// the agent keeps them on disk, and how they are laid out there. The
+// commands that look for sessions (internal/stores, archive, catalog,
+// scan) ask it, never the format's name.
+type Agent struct {
+	// Formats are the Session.Format values of the sessions read.
+	Formats []string
+	// StateName is what its custom entries (TypeCustom) are, as people
+	// read them; "" for an extension's state (StateName).
+	StateName string
+	// Dirs are where it keeps sessions below a home directory,
+	// slash-separated, read-only: canopy never writes there.
+	Dirs []string
+	// Subagents: a session's subagents are in files of their own beside
+	// it (SubagentFiles: agent-<id>.jsonl, SubagentFileID), which
+	// LoadSubagents loads and the archive links to their session.
+	Subagents bool
+	// ProjectDirs: sessions are kept in a directory per project, named
+	// after it (ProjectDir), which then stands for the project when the
+	// session does not name it.
+	ProjectDirs bool
+	// EstimateCost: its messages record tokens and no cost, which Stats
+	// estimates from package pricing; NoModelUnbilled: a message with no
+	// model is one the agent made itself (an API error), never billed.
+	EstimateCost, NoModelUnbilled bool
+}
+
+// AgentOf is what the reader of sessions of the format declares; the
+// zero Agent for a format no reader reads.
+func AgentOf(format string) Agent {
+	for _, r := range readers() {
+		a := r.agent()
+		for _, f := range a.Formats {
+			if f == format {
+				return a
+			}
+		}
+	}
+	return Agent{}
+}
+
+// StoreDirs are the agents' session stores below a home directory
+// (Agent.Dirs), slash-separated, in the order of the readers.
+func StoreDirs() []string {
+	var out []string
+	for _, r := range readers() {
+		out = append(out, r.agent().Dirs...)
+	}
+	return out
+}
+
+// SubagentFileID is the id in a subagent transcript's name,
+// agent-<id>.jsonl.
+func SubagentFileID(path string) (string, bool) {
+	id, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "agent-")
+	return id, ok && id != "" && strings.HasSuffix(path, ".jsonl")
+}
+
+// ProjectDir is the name of the project directory a session's file is in,
+// for an agent that keeps one per project (Agent.ProjectDirs): the
+// file's directory, or for a subagent's transcript under
+// <project>/<session>/subagents/, that <project>. Claude Code names it
+// after the project's directory with every '/' (and '.') made '-', which
+// cannot be told back apart: "-home-me-src-app".
+func ProjectDir(path string) string {
+	dir := filepath.Dir(path)
+	if _, ok := SubagentFileID(path); !ok {
+		return filepath.Base(dir)
+	}
+	for d := dir; ; {
+		// <project>/<session>/subagents/…/agent-<id>.jsonl
+		if filepath.Base(d) == "subagents" {
+			return filepath.Base(filepath.Dir(filepath.Dir(d)))
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return filepath.Base(dir)
+		}
+		d = up
+	}
+}
