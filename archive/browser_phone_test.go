@@ -48,7 +48,7 @@ func TestBrowserIndexPhone(t *testing.T) {
       const r = td.getBoundingClientRect();
       if (!td.checkVisibility() || r.width === 0) return;
       if (i === 0 && r.width < 0.6 * 390 && !out.NarrowTitle) out.NarrowTitle = td.textContent.slice(0, 40) + " (" + Math.round(r.width) + " px)";
-      if (r.width < ` + strconv.Itoa(minChars) + ` * ch(td) && !out.NarrowCell) out.NarrowCell = "column " + (i + 1) + " of " + tr.cells[0].textContent.slice(0, 30) + ": " + Math.round(r.width) + " px, " + (r.width / ch(td)).toFixed(1) + " characters";
+      if (r.width < `+strconv.Itoa(minChars)+` * ch(td) && !out.NarrowCell) out.NarrowCell = "column " + (i + 1) + " of " + tr.cells[0].textContent.slice(0, 30) + ": " + Math.round(r.width) + " px, " + (r.width / ch(td)).toFixed(1) + " characters";
     });
   }
   return out;
