@@ -24,7 +24,7 @@
   var sPos = new Int32Array(n), sIndent = new Int32Array(n), sBits = new Uint8Array(n), sLevel = new Int32Array(n), sGut = new Array(n);
   var S_JB = 8; // a stack bit besides R_*: the parent branches
   // The first pass (which entries show: vfirst, vnext, vroots, vcount)
-  // depends on the filter, the search and the leaf, which shows always. A
+  // depends on the filter, the search and the leaf, which shows always but in a search. A
   // click changes only the leaf: without a search, the pass is kept (its
   // filter in vKey, its leaf in vLeaf) while both leaves would show anyway.
   // vpass: the entries the filter shows, without the leaf and the search;
