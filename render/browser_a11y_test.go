@@ -151,7 +151,9 @@ type a11yView struct {
 	mobile        bool
 	theme         string
 	drawer        bool
-	long          bool // a view long pages are checked in too
+	details       bool   // the header's fold (a phone's) opened
+	search        string // typed into the tree's search box
+	long          bool   // a view long pages are checked in too
 }
 
 var a11yViews = []a11yView{
@@ -160,6 +162,9 @@ var a11yViews = []a11yView{
 	{name: "phone", width: 390, height: 844, mobile: true, theme: "light"},
 	{name: "phone-drawer", width: 390, height: 844, mobile: true, theme: "light", drawer: true, long: true},
 	{name: "phone-drawer-dark", width: 390, height: 844, mobile: true, theme: "dark", drawer: true},
+	{name: "phone-details", width: 390, height: 844, mobile: true, theme: "light", details: true},
+	{name: "phone-details-dark", width: 390, height: 844, mobile: true, theme: "dark", details: true},
+	{name: "phone-drawer-nothing-found", width: 390, height: 844, mobile: true, theme: "light", drawer: true, search: "zqxjvqqz"},
 }
 
 // emulate sets the tab's viewport (a phone's with touch when mobile).
@@ -197,12 +202,23 @@ func checkAxe(t *testing.T, src string, p a11yPage, v a11yView) {
 	tb.BeforePages(`try { localStorage.setItem("canopy-theme", "` + v.theme + `"); } catch (e) {}`)
 	tb.Open(p.url)
 	tb.settle()
+	if v.details {
+		tb.Click("opening the header's details", `document.querySelector("details.about > summary")`)
+		tb.settle()
+		if !eval[bool](tb, `document.querySelector("details.about").open`) {
+			t.Fatalf("%s: the header's details did not open", v.name)
+		}
+	}
 	if v.drawer {
 		tb.Click("opening the tree's drawer", `document.getElementById("menu-button")`)
 		tb.settle()
 		if !eval[bool](tb, `document.getElementById("sidebar").classList.contains("open")`) {
 			t.Fatalf("%s: the drawer did not open", v.name)
 		}
+	}
+	if v.search != "" {
+		evalAsync[bool](tb, `searchFor(`+jsString(v.search)+`).then(() => true)`)
+		tb.settle()
 	}
 	for _, f := range runAxe(tb, src) {
 		t.Errorf("%s, %s: %s (%s) on %d elements: %s\n  %s", p.name, v.name, f.ID, f.Impact, f.Count, f.Help, strings.Join(f.Examples, "\n  "))

@@ -29,7 +29,7 @@
   var rowIndex = new Int32Array(n).fill(-1);
   var haystack = null; // lower-cased search text by position, built on first search
 
-  // Which entries the filter shows (the active leaf always), as flags: an
+  // Which entries the filter shows (and the active leaf, but in a search only if found), as flags: an
   // entry is shown if it has none of hide and all of need (and a label,
   // for labeled-only), and the search finds it.
   var hasLabel = new Uint8Array(n);

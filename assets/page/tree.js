@@ -24,10 +24,12 @@
   var sPos = new Int32Array(n), sIndent = new Int32Array(n), sBits = new Uint8Array(n), sLevel = new Int32Array(n), sGut = new Array(n);
   var S_JB = 8; // a stack bit besides R_*: the parent branches
   // The first pass (which entries show: vfirst, vnext, vroots, vcount)
-  // depends on the filter, the search and the leaf, which shows always. A
+  // depends on the filter, the search and the leaf, which shows always but in a search. A
   // click changes only the leaf: without a search, the pass is kept (its
   // filter in vKey, its leaf in vLeaf) while both leaves would show anyway.
-  var vKey = "", vLeaf = -1, vroots = [], vcount = 0, vmatch = 0;
+  // vpass: the entries the filter shows, without the leaf and the search;
+  // vmatch: those the search finds.
+  var vKey = "", vLeaf = -1, vroots = [], vcount = 0, vmatch = 0, vpass = 0;
   // shows is the pass's test without the leaf and the search (the pass
   // keeps it inline, in its loop over every entry): the two must agree.
   function shows(pos) {
@@ -45,13 +47,17 @@
       vroots = [];
       vcount = 0;
       vmatch = 0;
+      vpass = 0;
       for (pos = 0; pos < n; pos++) { // tree order: parents come first
         p = P[pos];
         par = p >= 0 ? va[p] : -1;
         f = FL[pos];
         var ok = !(f & hide) && (f & need) === need && (!lab || hasLabel[pos]);
+        if (ok) vpass++;
         if (ok && query && (ok = matches(pos))) vmatch++;
-        if (pos === leaf || ok) {
+        // The leaf shows always, but not in a search's answer: the rows
+        // of a search are the entries it finds.
+        if (ok || (pos === leaf && !query)) {
           va[pos] = pos;
           vcount++;
           if (par >= 0) {
@@ -156,11 +162,27 @@
   // showCounts writes the status line (the rows shown: folded branches hide
   // theirs), says when a search found nothing, and enables the buttons
   // that step through its matches.
+  // A filter that shows none of the entries says so: its one row is the
+  // active leaf, which the tree always shows. A search that finds nothing
+  // in the filter names All only when All would find something.
   function showCounts() {
     statusEl.textContent = rowCount + " / " + n + " entries";
-    var none = state.query.length && !vmatch ? "No entries match “" + searchEl.value.trim() + "”" + (state.mode === "all" ? "." : " in this filter: try All.") : "";
+    var none = "";
+    if (state.query.length && !vmatch) {
+      var inAll = state.mode === "all" ? 0 : matchesInAll();
+      none = "No entries match “" + searchEl.value.trim() + "”" +
+        (inAll ? " in this filter; All shows " + inAll + (inAll === 1 ? " entry." : " entries.") : ".");
+    } else if (!state.query.length && !vpass && state.mode !== "all") {
+      none = "No entries in this filter: the one row is the active leaf.";
+    }
     if (emptyEl && emptyEl.textContent !== none) emptyEl.textContent = none;
     matchButtons(state.query.length > 0 && vmatch > 0);
+  }
+  // matchesInAll: how many entries the search finds with the filter All.
+  function matchesInAll() {
+    var hide = F_EMPTY | (state.hideSilent ? F_SILENT : 0), c = 0;
+    for (var pos = 0; pos < n; pos++) if (!(FL[pos] & hide) && matches(pos)) c++;
+    return c;
   }
   // setPositions numbers each row among the rows of its level under the
   // same parent row: levels grow by one below a branch point, so a row at
