@@ -47,6 +47,7 @@ type claudeHeadMessage struct {
 type claudeUsage struct {
 	Set                                     bool
 	Input, Output, CacheRead, CacheCreation lnum
+	CacheCreation1h                         lnum // cache_creation.ephemeral_1h_input_tokens
 }
 
 // usage is u as pi records it; nil when there was none.
@@ -56,7 +57,7 @@ func (u *claudeUsage) usage(costUSD lnum) *Usage {
 	}
 	in, out, cr, cw := float64(u.Input), float64(u.Output), float64(u.CacheRead), float64(u.CacheCreation)
 	return &Usage{Input: in, Output: out, CacheRead: cr, CacheWrite: cw, TotalTokens: in + out + cr + cw,
-		Cost: UsageCost{Total: float64(costUSD)}}
+		Cost: UsageCost{Total: float64(costUSD)}, CacheWrite1h: float64(u.CacheCreation1h)}
 }
 
 // decodeClaudeHead decodes one trimmed line. An error means it is not JSON,
@@ -200,6 +201,13 @@ func (w *walker) claudeMessage(m *claudeHeadMessage) error {
 					return w.lnum(&u.CacheRead)
 				case "cache_creation_input_tokens":
 					return w.lnum(&u.CacheCreation)
+				case "cache_creation":
+					return w.members(func(n string) error {
+						if n == "ephemeral_1h_input_tokens" {
+							return w.lnum(&u.CacheCreation1h)
+						}
+						return w.skip()
+					})
 				}
 				return w.skip()
 			})

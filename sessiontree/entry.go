@@ -146,6 +146,10 @@ type Usage struct {
 	CacheWrite  float64   `json:"cacheWrite"`
 	TotalTokens float64   `json:"totalTokens"`
 	Cost        UsageCost `json:"cost"`
+	// CacheWrite1h is the part of CacheWrite written to Anthropic's
+	// one-hour cache, which costs more (pricing.Usage): Claude Code
+	// records it; pi does not.
+	CacheWrite1h float64 `json:"-"`
 }
 
 // UsageCost is the cost in US dollars, by kind of token.

@@ -129,7 +129,7 @@ func (x *estimator) add(st *Stats, e *Entry) {
 		at = e.Time
 	}
 	st.CostEstimated = true
-	c := m.Cost(pricing.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}, at)
+	c := m.Cost(pricing.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CacheWrite1h: u.CacheWrite1h}, at)
 	st.EstimatedCost = min(st.EstimatedCost+c, math.MaxFloat64) // saturates, as Usage.add does
 }
 

@@ -72,6 +72,11 @@ func TestEstimatedCostRules(t *testing.T) {
 			Cost{USD: 0.5045, Estimated: true}},
 		{"synthetic: not billed", []string{claude("a", "null", "<synthetic>", "", tok)}, Cost{}},
 		{"no tokens: nothing to price", []string{claude("a", "null", "claude-nonesuch-9", "", none)}, Cost{}},
+		// 10,000 cache writes, 4,000 of them to the one-hour cache: 6,000
+		// at $3.75 and 4,000 at twice the input price, $6 a million.
+		{"one-hour cache writes", []string{claude("a", "null", "claude-sonnet-4-5-20250929", "",
+			`{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":10000,"cache_creation":{"ephemeral_5m_input_tokens":6000,"ephemeral_1h_input_tokens":4000}}`)},
+			Cost{USD: 6000*3.75/1e6 + 4000*6/1e6, Estimated: true}},
 	} {
 		s, err := Load(jsonl(c.lines...), "s.jsonl")
 		if err != nil {
