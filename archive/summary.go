@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"strings"
 	"time"
 
 	"canopy/internal/text"
@@ -74,7 +73,6 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	var first, last time.Time
 	created, err := time.Parse(time.RFC3339Nano, s.Header.Timestamp)
 	hasCreated := err == nil
-	var firstPrompt *sessiontree.Entry
 	out.Branches, _ = s.Shape() // the conversation's leaves: bookkeeping is never a branch
 	for _, e := range s.Entries {
 		if e.TimeOK {
@@ -84,9 +82,6 @@ func summarize(s *sessiontree.Session, src Source) Session {
 			if e.Time.After(last) {
 				last = e.Time
 			}
-		}
-		if firstPrompt == nil && e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleUser {
-			firstPrompt = e
 		}
 		if e.Silent {
 			out.Silent++
@@ -110,19 +105,7 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	for _, m := range st.UnpricedModels {
 		out.UnpricedModels = append(out.UnpricedModels, text.Or(modelName(m), "(no model named)"))
 	}
-	switch {
-	case s.Name != "":
-		out.Title, out.Named = text.Clip(s.Name, 200), true
-	case firstPrompt != nil:
-		if b, err := firstPrompt.Decode(); err == nil && b.Message != nil {
-			for _, blk := range b.Message.Content {
-				if blk.Type == "text" && strings.TrimSpace(blk.Text) != "" {
-					out.Title = text.Clip(blk.Text, 200)
-					break
-				}
-			}
-		}
-	}
+	out.Title, out.Named = s.Title(), s.Name != ""
 	if out.Title == "" && src.Gateway != nil && src.Gateway.DisplayName != "" {
 		out.Title = text.Clip(src.Gateway.DisplayName, 200)
 	}

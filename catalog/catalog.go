@@ -45,7 +45,7 @@ type Session struct {
 }
 
 // TitleRunes is how long a title may be: a line of a terminal.
-const TitleRunes = 80
+const TitleRunes = sessiontree.TitleRunes
 
 // Problem is a file that could not be read. Files that are not sessions
 // are no problem: a listing passes over them.
@@ -178,7 +178,7 @@ func describe(pk *sessiontree.Peeker, f file) (Session, error) {
 		// named after it with '/' made '-': it cannot be decoded.
 		s.Project = filepath.Base(filepath.Dir(f.path))
 	}
-	s.Title = text.Clip(cmp.Or(p.Name, p.Prompt, s.ID), TitleRunes)
+	s.Title = text.Clip(cmp.Or(p.Name, sessiontree.PromptTitle(p.Prompt), s.ID), TitleRunes)
 	if t, ok := parseTime(p.Started); ok {
 		s.Started = t.Format(time.RFC3339)
 	}

@@ -108,11 +108,12 @@ func TestList(t *testing.T) {
 }
 
 // Without a timestamp, the file's modification time orders it; a title
-// is one line, cut; a session without a prompt is named by its id.
+// is the prompt's first line, cut; a session without a prompt is named by
+// its id.
 func TestListOrderAndTitles(t *testing.T) {
 	d := t.TempDir()
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	noTime := `{"type":"session","version":3,"id":"no-time","cwd":"/a"}` + "\n" + `{"type":"message","id":"e1","parentId":null,"message":{"role":"user","content":"first\nline  ` + strings.Repeat("long ", 40) + `"}}` + "\n"
+	noTime := `{"type":"session","version":3,"id":"no-time","cwd":"/a"}` + "\n" + `{"type":"message","id":"e1","parentId":null,"message":{"role":"user","content":"first  line  ` + strings.Repeat("long ", 40) + `\nsecond line"}}` + "\n"
 	write(t, filepath.Join(d, "a.jsonl"), noTime, t0)
 	write(t, filepath.Join(d, "b.jsonl"), `{"type":"session","version":3,"id":"no-prompt","timestamp":"2026-04-01T00:00:00Z","cwd":"/b"}`+"\n", t0)
 	write(t, filepath.Join(d, "c.jsonl"), piSession("newer", "/c", "newest", "2026-06-01T00:00:00Z", 0), t0)

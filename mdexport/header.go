@@ -70,15 +70,16 @@ func (x *exporter) header(c cuts) string {
 	return sb.String()
 }
 
-// title is the header's heading: the session's id and name.
+// title is the header's heading: the session's id and title
+// (Session.Title: its name, else its first prompt's line).
 func (x *exporter) title() string {
 	s := x.s
 	t := "### Agent session"
 	if s.Header.ID != "" {
 		t += " " + idSpan(s.Header.ID)
 	}
-	if s.Name != "" {
-		t += ": " + inlineText(shorten(s.Name, 200))
+	if title := s.Title(); title != "" {
+		t += ": " + inlineText(title)
 	}
 	return t
 }

@@ -30,7 +30,7 @@ func (r *Renderer) header(s *sessiontree.Session, path []*sessiontree.Entry, opt
 		TreeJSON: treeSlot, SourceJSON: sourceSlot,
 	}
 	d.DownloadName = sessiontree.TrimCompressedExt(d.SourceName)
-	d.Title = text.Or(opts.Title, text.Or(s.Name, "Session "+d.SessionID))
+	d.Title = text.Or(opts.Title, text.Or(s.Title(), "Session "+d.SessionID))
 	d.Date, _ = parseTime(s.Header.Timestamp)
 	d.Omitted = opts.Omitted
 	if opts.NoSource {

@@ -26,7 +26,8 @@ type Peek struct {
 	// Prompt is the text of the first prompt the user typed (its first
 	// maxPeekPrompt bytes): not Claude Code's meta, caveat, command and
 	// system-reminder lines, nor what Codex writes itself (developer and
-	// environment messages, AGENTS.md).
+	// environment messages, AGENTS.md), and without a gateway's envelope
+	// (PromptText).
 	Prompt string
 }
 
@@ -239,33 +240,17 @@ func (b *peekBase) stamp(ts string) {
 	b.p.Last = ts
 }
 
-// prompt takes the first typed prompt among blocks: the first text that
-// is not a reminder or an editor's context the harness put before it.
+// prompt takes the first typed prompt among blocks (typedPrompt, the
+// rule Session.Title follows).
 func (b *peekBase) prompt(blocks Blocks) {
 	if b.p.Prompt != "" {
 		return
 	}
-	for _, blk := range blocks {
-		t := strings.TrimSpace(blk.Text)
-		if blk.Type != "text" || t == "" || injectedText(t) {
-			continue
-		}
-		if len(t) > maxPeekPrompt {
-			t = strings.ToValidUTF8(t[:maxPeekPrompt], "")
-		}
-		b.p.Prompt = t
-		return
+	t := typedPrompt(blocks)
+	if len(t) > maxPeekPrompt {
+		t = strings.ToValidUTF8(t[:maxPeekPrompt], "")
 	}
-}
-
-// injectedText tells text a harness adds to a user message, not typed.
-func injectedText(t string) bool {
-	for _, p := range []string{"<system-reminder>", "<ide_opened_file>", "<ide_selection>", "[Request interrupted by user"} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
-	}
-	return false
+	b.p.Prompt = t
 }
 
 // trimLine is a line without its surrounding white space (a \r left by
