@@ -71,7 +71,9 @@ func rowOf(e *sessiontree.Entry, b *sessiontree.Body) rowInfo {
 		switch m.Role {
 		case sessiontree.RoleUser:
 			r.flags |= flagUser
-			r.text = "user: " + flatten(blocksText(m.Content, ""), rowTextMax)
+			// A gateway's envelope (sessiontree.PromptText) would make
+			// every row read the same; the entry shows it whole.
+			r.text = "user: " + flatten(sessiontree.PromptText(blocksText(m.Content, "")), rowTextMax)
 		case sessiontree.RoleAssistant:
 			t := flatten(blocksText(m.Content, ""), rowTextMax)
 			switch {

@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"testing"
+
+	"canopy/sessiontree"
 )
 
 // The reference's wording, written the obvious way: the whole text put on
@@ -58,4 +60,20 @@ func FuzzFlatten(f *testing.F) {
 			t.Errorf("cut(%q, %d) = %q, want %q", s, n, got, want)
 		}
 	})
+}
+
+// TestRowWithoutEnvelope: a gateway's envelope above a prompt is not the
+// row's text, so that rows can be told apart; a prompt without one reads
+// as the reference writes it.
+func TestRowWithoutEnvelope(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"System: [2026-04-05 10:00:00 GMT+7] WhatsApp gateway connected\n\nConversation info (untrusted metadata):\n```json\n{\"sender\": \"+62812\"}\n```\n\n[WhatsApp +62812 2026-04-05 10:02] call Ana at five", "user: call Ana at five"},
+		{"  plain\nprompt", "user: plain prompt"},
+	} {
+		e := &sessiontree.Entry{Type: sessiontree.TypeMessage, Role: sessiontree.RoleUser, Detail: &sessiontree.Detail{}}
+		b := &sessiontree.Body{Message: &sessiontree.Message{Role: sessiontree.RoleUser, Content: sessiontree.Blocks{{Type: "text", Text: c.text}}}}
+		if got := rowOf(e, b).text; got != c.want {
+			t.Errorf("row of %q: %q, want %q", c.text, got, c.want)
+		}
+	}
 }
