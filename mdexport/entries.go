@@ -89,8 +89,14 @@ func (d *entryDoc) addPart(p *part) {
 func (x *exporter) entry(i int) *entryDoc {
 	e := x.path[i]
 	d := &entryDoc{id: e.ID}
-	if e.Continues {
-		return d // a later line of a streamed reply: written whole at its first line
+	if e.Continues || e.Bookkeeping {
+		// A later line of a streamed reply (written whole at its first
+		// line), or a record the agent keeps for itself: no turn of the
+		// conversation.
+		return d
+	}
+	if e.ParentGuessed {
+		defer func() { d.add("*" + sessiontree.ParentGuessedNote + "*") }()
 	}
 	switch e.Type {
 	case sessiontree.TypeMessage:

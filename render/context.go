@@ -24,6 +24,10 @@ type entryContext struct {
 	// convs holds, for each grafted conversation drawn in its call's
 	// card (a subagent's: see subagents.go), what is drawn there.
 	convs map[*sessiontree.Graft]*conversation
+	// records holds, by the index of the entry whose card folds them,
+	// the bookkeeping entries drawn there (markRecords).
+	records map[int][]int
+	host    []*sessiontree.Entry // by index: the card a folded record is drawn in
 }
 
 // newEntryContext is the first of the two passes over a session, and it
@@ -47,7 +51,56 @@ func newEntryContext(s *sessiontree.Session, order []int) *entryContext {
 	if len(s.Grafts()) > 0 {
 		ec.markConversations()
 	}
+	ec.markRecords(order)
 	return ec
+}
+
+// markRecords takes out of the conversation what is not a turn of it,
+// keeping every entry addressable:
+//   - a later line of a streamed reply (Continues) is drawn in its first
+//     line's card, which places a link target where its blocks start;
+//   - a bookkeeping entry (progress, attachments, token counts, …) is
+//     folded into the card of the entry it hangs off (recordsView),
+//     found as the page's script finds the card of any entry without one
+//     of its own: up its parents, past the entries drawn in other cards;
+//     and its tree row is a setting's, which only the All filter shows.
+//
+// A bookkeeping entry with no such card above it (the records a file
+// starts with) keeps a card of its own. order is tree order: parents
+// before children, so that each entry's parents are marked first.
+func (ec *entryContext) markRecords(order []int) {
+	const embedded = flagEmbedded
+	for _, i := range order {
+		e := ec.s.Entries[i]
+		if e.Continues {
+			ec.rows[i].flags |= embedded
+			continue
+		}
+		if !e.Bookkeeping {
+			continue
+		}
+		ec.rows[i].flags |= flagSettings
+		if ec.rows[i].flags&embedded != 0 {
+			continue // drawn in a subagent's conversation
+		}
+		h := e.Parent
+		for h != nil && ec.rows[h.Index].flags&embedded != 0 {
+			if ec.host != nil && ec.host[h.Index] != nil {
+				h = ec.host[h.Index] // a record: its card is found already
+				break
+			}
+			h = h.Parent
+		}
+		if h == nil {
+			continue
+		}
+		if ec.records == nil {
+			ec.records, ec.host = map[int][]int{}, make([]*sessiontree.Entry, len(ec.s.Entries))
+		}
+		ec.rows[i].flags |= embedded
+		ec.records[h.Index] = append(ec.records[h.Index], i)
+		ec.host[i] = h
+	}
 }
 
 func isResult(e *sessiontree.Entry) bool {

@@ -68,7 +68,52 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	if ec.convs != nil {
 		r.orphanSubagents(ec, v, e)
 	}
+	if e.ParentGuessed {
+		v.Notes = append(v.Notes, note{"info", sessiontree.ParentGuessedNote})
+	}
+	r.recordsOf(ec, v, e)
 	return v
+}
+
+// recordsOf folds into v the bookkeeping entries that hang off e
+// (markRecords), each drawn as it would be on its own, and writes their
+// tree rows: this worker is the one that draws them.
+func (r *Renderer) recordsOf(ec *entryContext, v *entryView, e *sessiontree.Entry) {
+	recs := ec.records[e.Index]
+	if len(recs) == 0 {
+		return
+	}
+	rv := &recordsView{Summary: recordsSummary(ec.s, recs)}
+	for _, i := range recs {
+		x := ec.s.Entries[i]
+		b, err := x.Decode()
+		ec.gatherRow(i, b)
+		rv.Entries = append(rv.Entries, r.view(ec, x, b, err))
+	}
+	v.Records = rv
+}
+
+// recordsSummary says what a fold of records holds: "5 records · 3 ×
+// progress, 2 × attachment: file", "1 record · hook: PostToolUse".
+func recordsSummary(s *sessiontree.Session, recs []int) string {
+	var kinds []string
+	count := map[string]int{}
+	for _, i := range recs {
+		e := s.Entries[i]
+		k := text.Or(e.CustomType, text.Or(e.Type, "record"))
+		if count[k] == 0 {
+			kinds = append(kinds, k)
+		}
+		count[k]++
+	}
+	parts := make([]string, len(kinds))
+	for j, k := range kinds {
+		parts[j] = k
+		if count[k] > 1 {
+			parts[j] = strconv.Itoa(count[k]) + " × " + k
+		}
+	}
+	return text.Count(len(recs), "record", "records") + " · " + strings.Join(parts, ", ")
 }
 
 // compactionView draws a compaction: its summary, and what the model
@@ -127,13 +172,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		r.blockParts(ec, v, e, m.Content)
 	case sessiontree.RoleAssistant:
 		v.Kind, v.Heading = "assistant", "Assistant"
-		if e.Continues {
-			// Its content is drawn whole at the reply's first line; the
-			// entry stays, so that links to it land on the turn.
-			v.Notes = append(v.Notes, note{"info", "Continues the reply above, which shows it whole (written over several lines)"})
-			return
-		}
-		r.blockParts(ec, v, e, m.Content)
+		r.streamedParts(ec, v, e, m)
 		assistantNotes(v, e, m)
 	case sessiontree.RoleToolResult:
 		v.Kind, v.Heading = "tool-result", "Tool result"
@@ -305,3 +344,27 @@ func formatTime(e *sessiontree.Entry) string {
 }
 
 func timeParse(ts string) (time.Time, error) { return time.Parse(time.RFC3339Nano, ts) }
+
+// streamedParts draws a reply's blocks. A reply streamed over several
+// lines (Message.Streamed) is drawn whole here, at its first line; each
+// later line has no card (markRecords) but a link target where its
+// blocks start, and its tree row is written here, by the worker that
+// draws its card.
+func (r *Renderer) streamedParts(ec *entryContext, v *entryView, e *sessiontree.Entry, m *sessiontree.Message) {
+	from := 0
+	for _, sl := range m.Streamed {
+		at := min(max(sl.Block, from), len(m.Content))
+		r.blockParts(ec, v, e, m.Content[from:at])
+		from = at
+		if ce := ec.s.Entry(sl.ID); ce != nil && ce.Continues {
+			v.Parts = append(v.Parts, part{Anchor: domID(ce.ID)})
+			ec.gatherRow(ce.Index, continuedBody)
+		}
+	}
+	r.blockParts(ec, v, e, m.Content[from:])
+}
+
+// continuedBody is what a later line of a streamed reply decodes to: an
+// assistant message with no content (its blocks are its first line's).
+// Read only.
+var continuedBody = &sessiontree.Body{Message: &sessiontree.Message{Role: sessiontree.RoleAssistant}}

@@ -18,6 +18,10 @@ type entryView struct {
 	Notes   []note // flags under the entry: errors, aborts, hidden-from-user, …
 	Meta    string // small print: model, tokens
 	Silent  bool   // a silent turn (NO_REPLY, HEARTBEAT_OK), never delivered to the user
+	// Records: the bookkeeping entries that hang off this one (progress
+	// lines, attachments, token counts, …), folded at the end of its
+	// card: never a card of their own, one click away (recordsView).
+	Records *recordsView
 
 	grafts []*sessiontree.Graft // the conversations its cards draw (subagentViews)
 }
@@ -26,6 +30,7 @@ type entryView struct {
 // set; the template tests them in turn (a field test is much cheaper in
 // text/template than comparing a kind string).
 type part struct {
+	Anchor   string // a later line of a streamed reply: its id, where its blocks start
 	Markdown template.HTML
 	Code     template.HTML // highlighted or escaped, in a <pre>
 	Tool     *toolView
@@ -37,6 +42,12 @@ type part struct {
 	Diff     template.HTML
 	Text     template.HTML
 	Note     string // why the part before is shown plain (a bound was passed)
+}
+
+// recordsView is the fold of an entry's bookkeeping records.
+type recordsView struct {
+	Summary string
+	Entries []*entryView
 }
 
 // fold is a collapsible part.

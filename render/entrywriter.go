@@ -58,12 +58,26 @@ func writeEntry(w *bytes.Buffer, v *entryView) {
 		htmlEscape(w, v.Meta)
 		w.WriteString(`</footer>`)
 	}
+	if r := v.Records; r != nil {
+		w.WriteString(`<details class="records"><summary>`)
+		htmlEscape(w, r.Summary)
+		w.WriteString(`</summary>`)
+		for _, e := range r.Entries {
+			writeEntry(w, e)
+		}
+		w.WriteString(`</details>`)
+	}
 	w.WriteString(`</article>`)
 }
 
 // writePart writes the "part" template: each set field in the template's
 // order (one is set).
 func writePart(w *bytes.Buffer, p *part) {
+	if p.Anchor != "" {
+		w.WriteString(`<span class="anchor" id="entry-`)
+		htmlEscape(w, p.Anchor)
+		w.WriteString(`"></span>`)
+	}
 	if p.Markdown != "" {
 		wrapHTML(w, `<div class="md">`, p.Markdown, `</div>`)
 	}

@@ -8,16 +8,17 @@ import (
 )
 
 // TestStreamedReply: a Claude Code reply written over several lines is
-// drawn whole at its first line; each later line keeps its own entry (a
-// link to it lands on the turn) with a note saying where its content is,
-// and no empty Assistant card.
+// one card, at its first line; each later line has no card of its own
+// (no empty Assistant card) but a link target inside that card, just
+// before the part it wrote, and its tree row; bookkeeping hanging off the
+// turn is folded at the end of its card.
 func TestStreamedReply(t *testing.T) {
 	s, err := sessiontree.LoadFile("../testdata/claude/session.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	page := renderPage(t, s)
+	page := renderPage(t, s) // the store unpacked
 	var cont []*sessiontree.Entry
 	for _, e := range s.Entries {
 		if e.Continues {
@@ -28,18 +29,23 @@ func TestStreamedReply(t *testing.T) {
 		t.Fatal("the fixture has no streamed reply")
 	}
 	for _, e := range cont {
-		at := strings.Index(page, `id="entry-`+e.ID+`"`)
-		if at < 0 {
-			t.Errorf("entry %s has no element", e.ID)
-			continue
+		if strings.Contains(page, `<article class="entry k-assistant" id="entry-`+e.ID+`"`) {
+			t.Errorf("entry %s, a later line of a reply, has a card of its own", e.ID)
 		}
-		end := strings.Index(page[at:], "</article>")
-		if end < 0 {
-			t.Fatalf("entry %s: no end of its article", e.ID)
+		if n := strings.Count(page, `<span class="anchor" id="entry-`+e.ID+`"></span>`); n != 1 {
+			t.Errorf("entry %s has %d link targets, want 1", e.ID, n)
 		}
-		if el := page[at : at+end]; !strings.Contains(el, "Continues the reply above") {
-			t.Errorf("entry %s does not say where its content is:\n%s", e.ID, el)
-		}
+	}
+	if strings.Contains(page, "Continues the reply above") {
+		t.Error("the page still has a card that only says it continues the reply above")
+	}
+	// a3 added the read call: its target comes just before that call's card.
+	if !strings.Contains(page, `<span class="anchor" id="entry-a3"></span><div class="tool tool-read"`) {
+		t.Error("a later line's target is not where its part starts")
+	}
+	// The hook record that hangs off the reply is folded in its card.
+	if !strings.Contains(page, `<details class="records"><summary>1 record · hook: PostToolUse:Grep</summary><article class="entry k-custom" id="entry-h1">`) {
+		t.Error("the hook record is not folded in the card of the turn it belongs to")
 	}
 	if !strings.Contains(page, "claude-code, version ") {
 		t.Errorf("the header does not name the format and its version")
@@ -139,5 +145,35 @@ func TestCommandOutputAsPrinted(t *testing.T) {
 	page := renderPage(t, s)
 	if !strings.Contains(page, "<pre class=\"chroma code\"> M main.go\n M parse.go\n?? parse_test.go</pre>") {
 		t.Errorf("the git status output is not shown as printed")
+	}
+}
+
+// TestParentGuessedNote: an entry whose parent is not in the file follows
+// the line before it, and its card says so.
+func TestParentGuessedNote(t *testing.T) {
+	s, err := sessiontree.LoadFile("../sessiontree/testdata/shape/claude-forks.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	page := renderPage(t, s)
+	var guessed int
+	for _, e := range s.Entries {
+		if !e.ParentGuessed {
+			continue
+		}
+		guessed++
+		at := strings.Index(page, `id="entry-`+e.ID+`"`)
+		if at < 0 {
+			t.Errorf("entry %s is not on the page", e.ID)
+			continue
+		}
+		end := strings.Index(page[at:], "</article>")
+		if !strings.Contains(page[at:at+end], sessiontree.ParentGuessedNote) {
+			t.Errorf("entry %s does not say its parent was guessed", e.ID)
+		}
+	}
+	if guessed == 0 {
+		t.Fatal("the fixture has no entry whose parent is guessed")
 	}
 }

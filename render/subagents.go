@@ -60,7 +60,7 @@ func (ec *entryContext) markConversations() {
 			if e.Type == sessiontree.TypeMessage {
 				c.messages++
 			}
-			if !(isResult(e) && ec.pairs.Paired(e)) {
+			if !(isResult(e) && ec.pairs.Paired(e)) && !e.Continues {
 				c.drawn = append(c.drawn, e.Index)
 			}
 		}

@@ -100,6 +100,7 @@ func (d *claudeDecoder) assistant(e *Entry, r *claudeRecord, m *Message) error {
 		if err != nil {
 			return err
 		}
+		m.Streamed = append(m.Streamed, StreamedLine{ID: o.ID, Block: len(blocks)})
 		blocks = appendBlocks(blocks, more)
 	}
 	if r.APIError {

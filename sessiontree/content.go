@@ -79,6 +79,21 @@ type Message struct {
 	// result here, in order, while Content holds them all, one after the
 	// other. Empty for a message that answers one call. See ResultFor.
 	Results []ToolResult `json:"-"`
+
+	// Streamed: a reply written over several lines (Claude Code's, one
+	// content block a line, the same message id) is decoded at its first
+	// line whole; Streamed names each later line's entry and where its
+	// blocks start in Content, so that a writer can place a link target
+	// for that line at its part. Empty for a reply of one line.
+	Streamed []StreamedLine `json:"-"`
+}
+
+// StreamedLine is a later line of a streamed reply: its entry's id and
+// the index in the reply's Content of its first block (len(Content) when
+// it added none: a call given twice).
+type StreamedLine struct {
+	ID    string
+	Block int
 }
 
 // ToolResult is one call's result in a message that answers several.

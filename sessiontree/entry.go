@@ -109,6 +109,10 @@ type Entry struct {
 	*Detail
 }
 
+// ParentGuessedNote is what the page and the Markdown say on an entry
+// whose parent was guessed (Entry.ParentGuessed).
+const ParentGuessedNote = "The entry this one follows is not in the file (cut off by a compaction or an edit): it is shown after the line before it."
+
 // Detail holds the fields that only some entry types have.
 type Detail struct {
 	Source        string // Flue message source: prompt, skill, shell, task, retry
