@@ -189,6 +189,15 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 	case sessiontree.RoleBashExecution:
 		r.bashView(v, m)
 	case sessiontree.RoleCustom:
+		if e.IsContext() {
+			// What the harness gave the model (its developer and system
+			// prompts, the environment, instructions): context folded
+			// shut, not a turn of the conversation.
+			body := blocksText(m.Content, "\n")
+			v.Kind, v.Heading = "context", "Context: "+text.Or(m.CustomType, "instructions")
+			v.Parts = append(v.Parts, part{More: &fold{Summary: "What the model was given (" + byteSize(len(body)) + ")", HTML: escape(body)}})
+			break
+		}
 		v.Kind, v.Heading = "custom", text.Or(m.CustomType, "custom message")
 		if !m.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})

@@ -24,6 +24,11 @@ type treeData struct {
 	// k for its k-th grafted one (a subagent's); only for a session with
 	// grafted conversations.
 	Convs *treeColumn `json:"c,omitzero"`
+	// Records: some entries' cards hold others' (bookkeeping folded into
+	// the turn it belongs to, markRecords), so the page's script finds
+	// entries as it does on a page with subagents: only top-level
+	// articles start one.
+	Records bool `json:"r,omitzero"`
 }
 
 // treeColumn is one of treeData's arrays: n items, made as they are
@@ -92,6 +97,12 @@ func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, 
 		}
 		c := column(func(e *sessiontree.Entry) jsontext.Token { return jsontext.Int(conv[s.GraftOf(e)]) })
 		t.Convs = &c
+	}
+	for i, e := range s.Entries {
+		if e.Bookkeeping && rows[i].flags&flagEmbedded != 0 {
+			t.Records = true
+			break
+		}
 	}
 	return json.MarshalWrite(w, &t, treeJSONOptions)
 }

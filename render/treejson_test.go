@@ -21,6 +21,7 @@ type plainTree struct {
 	Kinds   []string       `json:"k"`
 	Labels  map[int]string `json:"l"`
 	Leaf    int            `json:"leaf"`
+	Records bool           `json:"r,omitzero"`
 }
 
 // marshalTree is the reference encoding of the tree: the data that
@@ -42,6 +43,7 @@ func marshalTree(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sess
 		t.Flags = append(t.Flags, rows[i].flags)
 		t.Text = append(t.Text, rows[i].text)
 		t.Kinds = append(t.Kinds, rowKind(e))
+		t.Records = t.Records || e.Bookkeeping && rows[i].flags&flagEmbedded != 0
 		if l := s.Labels[e.ID]; l != "" {
 			t.Labels[p] = l
 		}

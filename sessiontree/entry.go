@@ -109,6 +109,14 @@ type Entry struct {
 	*Detail
 }
 
+// IsContext tells a message that is the context a harness gave the model,
+// not a turn of the conversation: its system and developer prompts, the
+// environment, instructions (the custom types its reader declares in
+// contextKinds). Writers fold it.
+func (e *Entry) IsContext() bool {
+	return e.Type == TypeMessage && e.Role == RoleCustom && contextKinds[e.CustomType]
+}
+
 // ParentGuessedNote is what the page and the Markdown say on an entry
 // whose parent was guessed (Entry.ParentGuessed).
 const ParentGuessedNote = "The entry this one follows is not in the file (cut off by a compaction or an edit): it is shown after the line before it."

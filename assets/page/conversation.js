@@ -11,7 +11,7 @@
  * pump, which takes in the chunks as the parser adds them (watcher), and
  * settled, once everything has arrived.
  *
- * Relies on: prologue.js (doc, T, n, P, FL, CONV, F_EMBEDDED, kids); store.js
+ * Relies on: prologue.js (doc, T, n, P, FL, CONV, NEST, F_EMBEDDED, kids); store.js
  * (main, edgeTop, edgeEnd, the chunks, loaded, storeDone, storeFailed,
  * NO_STORE, loadStore, loadStoreSoon, complete, pathIdx, storeLoc,
  * available, htmlOf, elements, elementsFor); navigation.js (notice);
@@ -32,7 +32,7 @@
       addLinkButton(card.firstElementChild, "Copy a link to this result");
     });
     // A subagent's entries, drawn in the card of the call that ran it.
-    if (CONV) el.querySelectorAll("details.subagent article.entry").forEach(function (a) {
+    if (NEST) el.querySelectorAll("details.subagent article.entry, details.records article.entry").forEach(function (a) {
       addLinkButton(a.firstElementChild, "Copy a link to this entry");
       nameEntry(a, 3);
       if (/\bk-(compaction|branch-summary)\b/.test(a.className)) foldSummary(a);

@@ -3,7 +3,7 @@
  * description, "(function () {", "use strict") and what every part
  * shares: doc and root; the row flags (F_*, as render/view.go writes
  * them) and ROW_H; the tree data T, with n, P, FL, TXT, KIND, LBL and
- * CONV;
+ * CONV, NEST;
  * byId, byDomId and domId (entry ids to positions, and to element ids);
  * the search text's readers (texts, plainText, attrEscape);
  * posOfElement; kids (each entry's children); and the page's elements
@@ -31,6 +31,10 @@
   // subagent's, grafted under the call that ran it); null when the
   // session has only its own.
   var CONV = T.c || null;
+  // NEST: some entries are drawn inside others' cards as articles of
+  // their own (a subagent's conversation, folded records): only top-level
+  // articles start an entry.
+  var NEST = !!CONV || !!T.r;
   var byId = new Map();
   for (var i = 0; i < n; i++) byId.set(T.id[i], i);
   // An entry's element has the id "entry-" + domId(id): HTML holds no NUL

@@ -7,7 +7,7 @@
  * readers of an entry's search text that the workers share (it uses
  * nothing around it: workers.js runs its source); and cardText.
  *
- * Relies on: prologue.js (T, n, P, FL, TXT, LBL, CONV, F_EMBEDDED, byId,
+ * Relies on: prologue.js (T, n, P, FL, TXT, LBL, CONV, NEST, F_EMBEDDED, byId,
  * byDomId, domId, texts, plainText, attrEscape); store.js (pathIdx,
  * pathPos, pathChunks, chunkAt, storeLoc, available, htmlOf,
  * articleStarts, liftPictures, tpl); conversation.js (state); filter.js
@@ -193,7 +193,7 @@
   }
   // cardRange: where the tool card of result id (or the article of a
   // subagent's entry) is in h[from..to) (the caller's HTML), or null.
-  function cardRange(h, id, from, to) { return texts.cardSpan(h, domId(id), from, to, !!CONV); }
+  function cardRange(h, id, from, to) { return texts.cardSpan(h, domId(id), from, to, NEST); }
 
   var cardsOf = null; // see cardsByCaller
   function hay(pos) {
@@ -213,7 +213,7 @@
         var emb = (cardsOf || (cardsOf = texts.cardsByCaller(n, P, FL, F_EMBEDDED))).get(pos);
         if (emb) {
           // As the search workers: its own text, then each card's.
-          var oc = texts.ownAndCards(htmlOf(pos) || "", emb.map(function (e) { return domId(T.id[e]); }), !!CONV);
+          var oc = texts.ownAndCards(htmlOf(pos) || "", emb.map(function (e) { return domId(T.id[e]); }), NEST);
           text = oc.own;
           oc.cards.forEach(function (t) { if (t !== null) cards += "\n" + t.toLowerCase(); });
         } else {
@@ -352,7 +352,7 @@
       hay: hay, ownAndCards: ownAndCards, cardsByCaller: cardsByCaller };
   }
   function cardText(html, id) {
-    var t = texts.cardText(html, domId(id), !!CONV);
+    var t = texts.cardText(html, domId(id), NEST);
     if (t !== null) return t;
     // Not found as written: ask the parser.
     tpl.innerHTML = html;

@@ -10,7 +10,7 @@
  * the HTML before it is parsed (liftPictures) and shown from blob: URLs
  * (pictureURL).
  *
- * Relies on: prologue.js (doc, T, n, FL, CONV, F_EMBEDDED, texts); conversation.js
+ * Relies on: prologue.js (doc, T, n, FL, CONV, NEST, F_EMBEDDED, texts); conversation.js
  * (pathTo, decorate, expandOutputs, retryPending, settled, askEdge; pump
  * fills the chunks); navigation.js (notice); keys-indexing.js (prepareSoon);
  * toolbar.js (openOutputs).
@@ -160,7 +160,7 @@
   }
   // articleStarts: where the entries start in a chunk's text (see
   // searchTexts' entryStarts, which the search workers share).
-  function articleStarts(text) { return texts.entryStarts(text, !!CONV); }
+  function articleStarts(text) { return texts.entryStarts(text, NEST); }
   // cutEntries: the entries' HTML, cut from the chunk's text (no copy).
   function cutEntries(text, starts) {
     return starts.map(function (from, k) { return text.slice(from, k + 1 < starts.length ? starts[k + 1] : text.length); });

@@ -38,7 +38,7 @@
       if (d.tree !== undefined) {
         var T = JSON.parse(d.tree);
         ids = T.id; P = T.p; FL = T.f; TXT = T.t; LBL = T.l || {}; n = ids.length;
-        nested = !!T.c; // subagents' entries inside their calls' entries
+        nested = !!T.c || !!T.r; // subagents' entries, records, inside other entries (NEST)
         found = new Uint8Array(n); // a term's hits (see find)
         warm = new Uint8Array(n);
         cards = tx.cardsByCaller(n, P, FL, F_EMBEDDED);
