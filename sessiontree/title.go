@@ -87,12 +87,17 @@ func slashCommand(t string) bool {
 }
 
 // PromptTitle is the line a prompt is known by: the first line of its
-// text with a gateway's envelope removed (PromptText), white space folded,
-// cut to TitleRunes. "" when nothing is left.
+// text with a gateway's envelope removed (PromptText), without the marks
+// of a Markdown heading ("## Plan" is "Plan"), white space folded, cut to
+// TitleRunes. "" when nothing is left.
 func PromptTitle(prompt string) string {
 	t := PromptText(prompt)
 	for line := range strings.Lines(t) {
-		if line = strings.TrimSpace(line); line != "" {
+		line = strings.TrimSpace(line)
+		if h := strings.TrimLeft(line, "#"); len(h) < len(line) && len(line)-len(h) <= 6 && (h == "" || h[0] == ' ' || h[0] == '\t') {
+			line = strings.TrimSpace(h)
+		}
+		if line != "" {
 			return text.Clip(line, TitleRunes)
 		}
 	}

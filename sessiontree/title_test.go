@@ -38,6 +38,9 @@ func TestPromptTitle(t *testing.T) {
 		{long, strings.Repeat("word ", 15) + "word…"},
 		{"System: [2026-04-05 10:00:00] connected\n\n[Telegram Ana 2026-04-05 10:01] good morning\nmore", "good morning"},
 		{"   ", ""},
+		{"## Plan\n\n1. read", "Plan"},
+		{"#hashtag first", "#hashtag first"},
+		{"#\nnext", "next"},
 	} {
 		if got := PromptTitle(c.in); got != c.want {
 			t.Errorf("PromptTitle(%q) = %q, want %q", c.in, got, c.want)
