@@ -218,8 +218,8 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 			}
 		case "toolCall":
 			c := x.toolCall(d, blk)
-			if blk.ID != "" {
-				calls[blk.ID] = c
+			if _, dup := calls[blk.ID]; blk.ID != "" && !dup {
+				calls[blk.ID] = c // the first with an id, as the page shows it
 			}
 		default:
 			x.otherBlock(d, blk)
@@ -379,6 +379,9 @@ func makeCall(name string, args map[string]any) call {
 	c := call{name: name}
 	cmd, isCmd := args["command"].(string)
 	p, isPath := args["path"].(string)
+	if !isPath {
+		p, isPath = args["file_path"].(string) // Claude Code's name for it, as the page reads it
+	}
 	c.path, c.what = p, p
 	if isCmd && !isPath {
 		c.what = cmd
@@ -387,41 +390,39 @@ func makeCall(name string, args map[string]any) call {
 	return c
 }
 
-// setCalls keeps the calls of the assistant message at index i. Written
-// in order (sequential), only the last message's are needed.
+// setCalls keeps the calls of the assistant message at index i of the
+// path. Written in order (sequential), only the last message's are kept:
+// an older one's are decoded again if a result answers it.
 func (x *exporter) setCalls(i int, calls map[string]call) {
 	if x.sequential {
 		clear(x.calls)
 	}
-	x.calls[i] = calls
+	x.calls[x.path[i].Index] = calls
 }
 
-// callFor is the call a tool result at index i of the path answers: one
-// of the last assistant message's before it (a read's output is shown in
-// its file's language, and its heading names the call).
+// callFor is the call that the tool result at index i of the path answers
+// (its id: a Claude Code line may answer several), found as the page finds
+// it (sessiontree.PairCalls): a read's output is shown in its file's
+// language, and its heading names the call.
 func (x *exporter) callFor(i int, id string) (call, bool) {
-	if x.lastAssistant == nil {
-		x.lastAssistant = make([]int, len(x.path))
-		last := -1
-		for k, e := range x.path {
-			x.lastAssistant[k] = last
-			if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleAssistant {
-				last = k
-			}
-		}
+	if x.pairs == nil {
+		x.pairs = sessiontree.PairCalls(x.s)
 	}
-	j := x.lastAssistant[i]
-	if j < 0 || id == "" {
+	tc, ok := x.pairs.AnswersCall(x.path[i], id)
+	if !ok {
 		return call{}, false
 	}
+	j := tc.Message.Index
 	calls, ok := x.calls[j]
 	if !ok {
 		calls = map[string]call{}
-		if b, err := x.path[j].Decode(); err == nil && b.Message != nil {
+		if b, err := tc.Message.Decode(); err == nil && b.Message != nil {
 			for _, blk := range b.Message.Content {
 				if blk.Type == "toolCall" && blk.ID != "" {
-					args, _ := sessiontree.DecodeArguments(blk.Arguments)
-					calls[blk.ID] = makeCall(blk.Name, args)
+					if _, dup := calls[blk.ID]; !dup {
+						args, _ := sessiontree.DecodeArguments(blk.Arguments)
+						calls[blk.ID] = makeCall(blk.Name, args)
+					}
 				}
 			}
 		}

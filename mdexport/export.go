@@ -125,12 +125,11 @@ type exporter struct {
 	skip  int                  // entries of the path before From
 	links *linker
 	z     *sanitizer
-	// The tool calls of assistant messages, by index on the path and by
-	// call id, as tool results need them; and for each entry the index
-	// of the last assistant message before it (see callFor).
-	calls         map[int]map[string]call
-	lastAssistant []int
-	sequential    bool // entries are built in order, each once (writeAll)
+	// The tool calls of assistant messages, by entry index and by
+	// call id, as tool results need them (see callFor).
+	calls      map[int]map[string]call
+	pairs      *sessiontree.Pairs // which call a result answers, as the page pairs them
+	sequential bool               // entries are built in order, each once (writeAll)
 }
 
 func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {

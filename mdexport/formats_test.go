@@ -27,3 +27,21 @@ func TestStreamedReply(t *testing.T) {
 		t.Errorf("nothing exported:\n%s", md)
 	}
 }
+
+// TestResultNamesItsCall: a tool result's heading names the call it
+// answers, found as the page finds it (sessiontree.PairCalls), also when
+// the call was made by a later line of a streamed reply: the last
+// assistant line before the result, which the Markdown used to look in,
+// holds no call then.
+func TestResultNamesItsCall(t *testing.T) {
+	md := export(t, load(t, "../testdata/claude/session.jsonl"), Options{})
+	for _, want := range []string{
+		"#### Tool result · `bash` `go test ./...` · `r3`",
+		"#### Tool result · `grep` `/work/p` · `r4`",
+		"#### Tool result · `read` `/work/p/parse.go` · `r1`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+}
