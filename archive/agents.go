@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"canopy/htmlpage"
 	"canopy/internal/text"
-	"canopy/render"
 	"canopy/sessiontree"
 )
 
@@ -171,22 +171,22 @@ func (r *Relations) projectOf(ss []Session, i int) string {
 
 // agentNav adds to n the links of a Claude Code session or subagent: the
 // subagents it ran, and for a subagent what ran it and its session.
-func agentNav(ss []Session, r *Relations, i int, link func(j int, text string) render.Link, add func(string, []render.Link)) {
+func agentNav(ss []Session, r *Relations, i int, link func(j int, text string) htmlpage.Link, add func(string, []htmlpage.Link)) {
 	s := &ss[i]
 	if s.Agent != nil {
 		switch j := r.AgentOf[i]; {
 		case j >= 0 && ss[j].Agent != nil:
-			add("Run by", []render.Link{link(j, agentLabel(&ss[j]))})
+			add("Run by", []htmlpage.Link{link(j, agentLabel(&ss[j]))})
 			if t := r.Top[i]; t >= 0 {
-				add("In session", []render.Link{link(t, ss[t].Title)})
+				add("In session", []htmlpage.Link{link(t, ss[t].Title)})
 			}
 		case j >= 0:
-			add("Run by", []render.Link{link(j, ss[j].Title)})
+			add("Run by", []htmlpage.Link{link(j, ss[j].Title)})
 		default:
-			add("Run by", []render.Link{{Text: "session " + text.Or(s.ID, "(unknown)") + " (not in the archive)"}})
+			add("Run by", []htmlpage.Link{{Text: "session " + text.Or(s.ID, "(unknown)") + " (not in the archive)"}})
 		}
 	}
-	var subs []render.Link
+	var subs []htmlpage.Link
 	for _, j := range r.Agents[i] {
 		subs = append(subs, link(j, agentLabel(&ss[j])))
 	}

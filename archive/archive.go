@@ -30,9 +30,9 @@ import (
 	"time"
 
 	"canopy/export"
+	"canopy/htmlpage"
 	"canopy/internal/outpath"
 	"canopy/redact"
-	"canopy/render"
 )
 
 // Options control a run.
@@ -283,7 +283,7 @@ func (r *runner) run(srcs []string) (*Result, error) {
 	if err := r.makeStage(); err != nil {
 		return nil, err
 	}
-	rr, err := render.New()
+	rr, err := htmlpage.New()
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"canopy/render"
+	"canopy/htmlpage"
 )
 
 // build is what a run makes of its sources: the sessions it archives and
@@ -28,7 +28,7 @@ type build struct {
 	moved    []carried // pages of the previous archive whose source has another page now
 	all      []Session // what the sessions link among: sessions, and stale ones that keep a page
 	rel      *Relations
-	navs     []*render.Nav
+	navs     []*htmlpage.Nav
 	keys     []string
 	mine     []bool // the sessions this shard renders; nil: all
 
@@ -83,7 +83,7 @@ func (b *build) plan(out string, o *Options) error {
 		srcSum[rec.Path] = rec.SHA256
 	}
 	b.rel = relate(b.all)
-	b.navs = make([]*render.Nav, len(b.sessions))
+	b.navs = make([]*htmlpage.Nav, len(b.sessions))
 	b.keys = make([]string, len(b.sessions))
 	for i, s := range b.sessions {
 		b.navs[i] = nav(b.all, b.rel, i)

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"canopy/htmlpage"
 	"canopy/internal/text"
-	"canopy/render"
 )
 
 // Relations are the links between an archive's sessions, by index into
@@ -279,37 +279,39 @@ func href(from, to string) string {
 }
 
 // nav is the breadcrumbs and related links of session i's page.
-func nav(ss []Session, r *Relations, i int) *render.Nav {
+func nav(ss []Session, r *Relations, i int) *htmlpage.Nav {
 	s := ss[i]
-	linkText := func(j int, text string) render.Link { return render.Link{Href: href(s.Page, ss[j].Page), Text: text} }
-	link := func(j int) render.Link { return linkText(j, ss[j].Title) }
-	links := func(js []int) []render.Link {
-		out := make([]render.Link, len(js))
+	linkText := func(j int, text string) htmlpage.Link {
+		return htmlpage.Link{Href: href(s.Page, ss[j].Page), Text: text}
+	}
+	link := func(j int) htmlpage.Link { return linkText(j, ss[j].Title) }
+	links := func(js []int) []htmlpage.Link {
+		out := make([]htmlpage.Link, len(js))
 		for k, j := range js {
 			out[k] = link(j)
 		}
 		return out
 	}
-	n := &render.Nav{Trail: []render.Link{
+	n := &htmlpage.Nav{Trail: []htmlpage.Link{
 		{Href: href(s.Page, "index.html"), Text: "Archive"},
 		{Href: href(s.Page, "index.html") + "#" + projectAnchor(r.projectOf(ss, i)), Text: text.Or(r.projectOf(ss, i), "(no project)")},
 	}}
-	var up []render.Link
+	var up []htmlpage.Link
 	for p := r.parent(i); p >= 0; p = r.parent(p) {
 		up = append(up, link(p))
 	}
 	for k := len(up) - 1; k >= 0; k-- {
 		n.Trail = append(n.Trail, up[k])
 	}
-	add := func(name string, ls []render.Link) {
+	add := func(name string, ls []htmlpage.Link) {
 		if len(ls) > 0 {
-			n.Related = append(n.Related, render.Related{Name: name, Links: ls})
+			n.Related = append(n.Related, htmlpage.Related{Name: name, Links: ls})
 		}
 	}
 	if p := r.ForkOf[i]; p >= 0 {
 		add("Forked from", links([]int{p}))
 	} else if s.ParentSession != "" {
-		add("Forked from", []render.Link{{Text: s.ParentSession + " (not in the archive)"}})
+		add("Forked from", []htmlpage.Link{{Text: s.ParentSession + " (not in the archive)"}})
 	}
 	add("Forks", links(r.Forks[i]))
 	if p := r.TaskOf[i]; p >= 0 {
@@ -317,7 +319,7 @@ func nav(ss []Session, r *Relations, i int) *render.Nav {
 	}
 	tasks := links(r.Tasks[i])
 	for _, u := range r.Unlinked[i] {
-		tasks = append(tasks, render.Link{Text: u + " (not in the archive)"})
+		tasks = append(tasks, htmlpage.Link{Text: u + " (not in the archive)"})
 	}
 	add("Child tasks", tasks)
 	if p := r.TopicOf[i]; p >= 0 {
@@ -330,13 +332,13 @@ func nav(ss []Session, r *Relations, i int) *render.Nav {
 		add("Next session", links([]int{j}))
 	}
 	if s.Rotation != nil {
-		add("Rotated", []render.Link{{Text: rotationText(s.Rotation)}})
+		add("Rotated", []htmlpage.Link{{Text: rotationText(s.Rotation)}})
 	}
 	if s.Locked {
-		add("Locked", []render.Link{{Text: lockedText}})
+		add("Locked", []htmlpage.Link{{Text: lockedText}})
 	}
 	if g := s.Gateway; g != nil {
-		add("Gateway key", []render.Link{{Text: keyText(g)}})
+		add("Gateway key", []htmlpage.Link{{Text: keyText(g)}})
 	}
 	return n
 }

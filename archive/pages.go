@@ -15,8 +15,8 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"canopy/export"
+	"canopy/htmlpage"
 	"canopy/redact"
-	"canopy/render"
 )
 
 // madePages is what makePages did for each session.
@@ -32,7 +32,7 @@ type madePages struct {
 // rendered. Failures of a session (its source unreadable, changed) are
 // reported by session in perr; a failure to write (a full disk) or an
 // interrupt stops all the work and is returned as err.
-func (r *runner) makePages(rr *render.Renderer, b *build, redactor *redact.Redactor) (*madePages, error) {
+func (r *runner) makePages(rr *htmlpage.Renderer, b *build, redactor *redact.Redactor) (*madePages, error) {
 	o := r.o
 	n := len(b.sessions)
 	m := &madePages{pages: make([]PageRecord, n), kept: make([]bool, n), perr: make([]error, n)}
@@ -70,7 +70,7 @@ func (r *runner) makePages(rr *render.Renderer, b *build, redactor *redact.Redac
 			// under the calls that ran them, as canopy export's does;
 			// their own pages are linked from it too (Nav).
 			page := export.Options{Redactor: redactor, Archived: true, Subagents: true,
-				Page: render.Options{Version: o.Version, Nav: b.navs[i], Title: s.Title}}
+				Page: htmlpage.Options{Version: o.Version, Nav: b.navs[i], Title: s.Title}}
 			var werr error
 			sum, m.perr[i], werr = renderPage(ctx, rr, b.srcs[i], page, dest)
 			if werr != nil {
@@ -141,7 +141,7 @@ func prepare(ctx context.Context, src Source, o export.Options) (*export.Prepare
 // while it was read again) is told apart from what goes wrong with the
 // archive (werr: a write failed, the run was interrupted): the first
 // skips one session, the second stops the run.
-func renderPage(ctx context.Context, r *render.Renderer, src Source, o export.Options, dest string) (sum string, serr, werr error) {
+func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.Options, dest string) (sum string, serr, werr error) {
 	p, err := prepare(ctx, src, o)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -177,7 +177,7 @@ func renderPage(ctx context.Context, r *render.Renderer, src Source, o export.Op
 // pageKey hashes everything a session's page is made from: its source,
 // and the others drawn in it (more: a Claude Code session's subagents,
 // their paths and hashes).
-func pageKey(version string, flags []string, sourceSHA, title string, nav *render.Nav, more ...string) string {
+func pageKey(version string, flags []string, sourceSHA, title string, nav *htmlpage.Nav, more ...string) string {
 	h := sha256.New()
 	writeKey(h, "canopy "+version, strings.Join(flags, " "), sourceSHA, title)
 	b, _ := json.Marshal(nav, json.Deterministic(true))

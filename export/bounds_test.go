@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"canopy/mdexport"
+	"canopy/mdpage"
 )
 
 // TestBothWritersBounded feeds the same hostile sessions to both writers,
@@ -47,7 +47,7 @@ func TestBothWritersBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		bound := 50*int(fi.Size()) + 2<<20
-		for _, j := range []Job{{}, {Markdown: &mdexport.Options{Version: "test"}}} {
+		for _, j := range []Job{{}, {Markdown: &mdpage.Options{Version: "test"}}} {
 			out, _ := exportTo(t, j, file, nil)
 			if len(out) > bound {
 				t.Errorf("%s (%d bytes), markdown %v: %d bytes written, over %d", filepath.Base(file), fi.Size(), j.Markdown != nil, len(out), bound)

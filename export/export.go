@@ -21,9 +21,9 @@ import (
 	"fmt"
 	"io"
 
-	"canopy/mdexport"
+	"canopy/htmlpage"
+	"canopy/mdpage"
 	"canopy/redact"
-	"canopy/render"
 	"canopy/scope"
 	"canopy/sessiontree"
 )
@@ -40,7 +40,7 @@ type Options struct {
 	KeepSecrets bool
 	// Page is how the page looks (Theme, Title, NoSource, Version, Nav);
 	// Prepare fills in its Leaf, Omitted and OriginalSHA256.
-	Page render.Options
+	Page htmlpage.Options
 	// Subagents: a Claude Code session's subagents, in the files beside
 	// it and in its own, are drawn under the calls that ran them, cut
 	// and redacted as the session is (addSubagents).
@@ -61,7 +61,7 @@ type Options struct {
 type Prepared struct {
 	Session *sessiontree.Session // s itself, or a session in memory made from it
 	Leaf    *sessiontree.Entry   // in Session
-	Page    render.Options
+	Page    htmlpage.Options
 	Report  *RedactionReport // the credentials found (replaced unless KeepSecrets); nil without a Redactor
 	// Notices are what preparing it found to tell: problems in its
 	// subagents' files, subagents left out.
@@ -130,7 +130,7 @@ type Job struct {
 	LeafID, FromID *string
 	// Markdown, when set, writes Markdown (its Link, Limit and Version)
 	// instead of a page.
-	Markdown   *mdexport.Options
+	Markdown   *mdpage.Options
 	Dest       string    // the file written; "-": Stdout
 	Stdout     io.Writer // where "-" writes
 	ReportPath string    // with a Redactor, the findings go here too, as JSON ("": nowhere)
@@ -277,11 +277,11 @@ func async[T any](build func() (T, error)) <-chan made[T] {
 // startRenderer makes the renderer for a page while the session loads:
 // it minifies the page's stylesheet, script and templates, 10-20 ms that
 // were a tenth of the export of a 2 MB session.
-func (j *Job) startRenderer() <-chan made[*render.Renderer] {
+func (j *Job) startRenderer() <-chan made[*htmlpage.Renderer] {
 	if j.Markdown != nil {
 		return nil
 	}
-	return async(render.New)
+	return async(htmlpage.New)
 }
 
 // startRedactor makes the redactor FindSecrets asks for, if one is
@@ -294,7 +294,7 @@ func (j *Job) startRedactor() <-chan made[*redact.Redactor] {
 	return async(redact.New)
 }
 
-func (j *Job) writePage(ctx context.Context, p *Prepared, renderer <-chan made[*render.Renderer]) error {
+func (j *Job) writePage(ctx context.Context, p *Prepared, renderer <-chan made[*htmlpage.Renderer]) error {
 	m := <-renderer
 	if m.err != nil {
 		return m.err
@@ -313,8 +313,8 @@ func (j *Job) writeMarkdown(ctx context.Context, p *Prepared) error {
 		}
 	}
 	err := Write(ctx, j.Dest, j.Stdout, func(w io.Writer) error { return Markdown(ctx, w, p, mo) })
-	var tooSmall *mdexport.LimitError
-	var notOnPath *mdexport.PathError
+	var tooSmall *mdpage.LimitError
+	var notOnPath *mdpage.PathError
 	switch {
 	case errors.Is(err, ErrInterrupted):
 		return err

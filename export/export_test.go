@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"canopy/htmlpage"
 	"canopy/internal/pagetest"
-	"canopy/mdexport"
+	"canopy/mdpage"
 	"canopy/redact"
-	"canopy/render"
 	"canopy/scope"
 	"canopy/sessiontree"
 )
@@ -104,7 +104,7 @@ func TestExport(t *testing.T) {
 	cases := []exportCase{
 		{name: "page", wantOut: []string{`content="canopy test"`}, notices: []string{"wrote "}, report: -1},
 		{name: "page to stdout", job: Job{Dest: "-"}, wantOut: []string{"<!doctype html>"}, report: -1},
-		{name: "markdown", job: Job{Markdown: &mdexport.Options{Version: "test"}}, wantOut: []string{"(`canopy export --format markdown`)"}, report: -1},
+		{name: "markdown", job: Job{Markdown: &mdpage.Options{Version: "test"}}, wantOut: []string{"(`canopy export --format markdown`)"}, report: -1},
 		{name: "scope", job: Job{Options: Options{Scope: scope.Options{PathOnly: true}}}, wantOut: []string{"cut down from the original file"}, report: -1},
 		{name: "redacted, with a report", job: Job{In: Input{Path: secrets}, Options: Options{Redactor: red}, ReportPath: "report.json"},
 			wantOut: []string{"[REDACTED:github-pat#1]", "secrets: 4 replaced by"}, notOut: []string{"ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c"},
@@ -112,8 +112,8 @@ func TestExport(t *testing.T) {
 		{name: "problems read", job: Job{In: Input{Path: "../testdata/bad/malformed-line.jsonl"}},
 			notices: []string{"malformed-line.jsonl:3: error: line skipped: malformed JSON"}, wantOut: []string{"<!doctype html>"}, report: -1},
 		{name: "unknown leaf", job: Job{LeafID: ptr("nope")}, wantErr: `demo.jsonl: --leaf: no entry with id "nope"`, report: -1},
-		{name: "from off the path", job: Job{Markdown: &mdexport.Options{}, FromID: ptr(off)}, wantErr: "is not on the path to the leaf", flagErr: true, report: -1},
-		{name: "limit too small", job: Job{Markdown: &mdexport.Options{Limit: 10}}, wantErr: "--limit 10 is too small", flagErr: true, report: -1},
+		{name: "from off the path", job: Job{Markdown: &mdpage.Options{}, FromID: ptr(off)}, wantErr: "is not on the path to the leaf", flagErr: true, report: -1},
+		{name: "limit too small", job: Job{Markdown: &mdpage.Options{Limit: 10}}, wantErr: "--limit 10 is too small", flagErr: true, report: -1},
 		{name: "interrupted", job: Job{Options: Options{Redactor: red}, ReportPath: "report.json"}, cancel: true, wantErr: "interrupted", interrup: true, report: -1},
 	}
 	for _, c := range cases {
@@ -188,7 +188,7 @@ func TestPrepare(t *testing.T) {
 			wantOmitted: []string{"", ""}, wantOriginal: true, wantNew: true, wantReport: -1},
 		{name: "redacted", file: secrets, o: Options{Redactor: red}, wantOmitted: []string{SecretsNote(4)}, wantOriginal: true, wantNew: true, wantReport: 4},
 		{name: "redacted, archived", file: secrets, o: Options{Redactor: red, Archived: true}, wantOmitted: []string{SecretsNote(-1)}, wantNew: true, wantReport: 4},
-		{name: "kept notes first", file: secrets, o: Options{Redactor: red, Page: render.Options{Omitted: []string{"mine"}}},
+		{name: "kept notes first", file: secrets, o: Options{Redactor: red, Page: htmlpage.Options{Omitted: []string{"mine"}}},
 			wantOmitted: []string{"mine", SecretsNote(4)}, wantOriginal: true, wantNew: true, wantReport: 4},
 	}
 	for _, c := range cases {

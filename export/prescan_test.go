@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"canopy/mdexport"
+	"canopy/mdpage"
 	"canopy/redact"
 	"canopy/scope"
 )
@@ -31,7 +31,7 @@ func TestScanWhileLoading(t *testing.T) {
 			{"page", Job{}},
 			{"kept", Job{Options: Options{KeepSecrets: true}}},
 			{"cut", Job{Options: Options{Scope: scope.Options{NoThinking: true}}}},
-			{"markdown", Job{Markdown: &mdexport.Options{Version: "test"}}},
+			{"markdown", Job{Markdown: &mdpage.Options{Version: "test"}}},
 			{"subagents", Job{Options: Options{Subagents: true}}},
 		} {
 			t.Run(filepath.Base(file)+"/"+c.name, func(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"canopy/htmlpage"
 	"canopy/internal/pagetest"
-	"canopy/render"
 	"canopy/sessiontree"
 )
 
@@ -19,7 +19,7 @@ import (
 // download is the redacted bytes, checked by TestSessionCorpus).
 func TestNoSecretInPage(t *testing.T) {
 	r := newRedactor(t)
-	ren, err := render.New()
+	ren, err := htmlpage.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestNoSecretInPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		var page bytes.Buffer
-		if err := ren.Render(&page, s, render.Options{}); err != nil {
+		if err := ren.Render(&page, s, htmlpage.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		out := pagetest.InflateStore(t, page.String()) // the entries off the path too

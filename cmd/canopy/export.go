@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"canopy/export"
+	"canopy/htmlpage"
 	"canopy/internal/outpath"
-	"canopy/mdexport"
-	"canopy/render"
+	"canopy/mdpage"
 	"canopy/sessiontree"
 )
 
@@ -129,7 +129,7 @@ func (f *exportFlags) check() string {
 		return "--limit must be a number of characters, or 0 for no limit"
 	}
 	if *f.link != "" {
-		if err := mdexport.CheckLink(*f.link); err != nil {
+		if err := mdpage.CheckLink(*f.link); err != nil {
 			return fmt.Sprintf("--link: %v", err)
 		}
 	}
@@ -193,7 +193,7 @@ func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
 	j.In = e.input(in, int64(*f.maxInput))
 	j.Dest, j.Stdout, j.ReportPath = dest, e.stdout, *f.reportPath
 	j.Notify = func(line string) { e.notify(line) }
-	j.Page = render.Options{Theme: *f.theme, Title: *f.title, NoSource: *f.noSource, Version: version}
+	j.Page = htmlpage.Options{Theme: *f.theme, Title: *f.title, NoSource: *f.noSource, Version: version}
 	if f.fs.Changed("leaf") {
 		j.LeafID = f.leafID
 	}
@@ -203,7 +203,7 @@ func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
 	if f.markdown {
 		// Markdown is the conversation on one path: a subagent's shows
 		// as its call's result, as the session's file has it.
-		j.Markdown = &mdexport.Options{Link: *f.link, Limit: *f.limit, Version: version}
+		j.Markdown = &mdpage.Options{Link: *f.link, Limit: *f.limit, Version: version}
 	} else {
 		j.Subagents = !*f.noSubagents
 	}

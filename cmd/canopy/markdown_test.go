@@ -82,15 +82,15 @@ func TestExportMarkdownRefusals(t *testing.T) {
 		{[]string{"--format", "markdown", "--theme", "dark"}, exitUsage, []string{"--theme goes with HTML pages"}, nil},
 		{[]string{"--format", "markdown", "--limit", "-1"}, exitUsage, []string{"--limit must be a number of characters, or 0 for no limit"}, nil},
 		// What the number means, and what would do.
-		{[]string{"--format", "markdown", "--limit", "1"}, exitFail, []string{"--limit 1 is too small: the header and the last entry with its prompt, cut as short as they go, need "}, []string{"mdexport"}},
+		{[]string{"--format", "markdown", "--limit", "1"}, exitFail, []string{"--limit 1 is too small: the header and the last entry with its prompt, cut as short as they go, need "}, []string{"mdpage"}},
 		// Unknown ids name their flag.
 		{[]string{"--format", "markdown", "--from", "no-such-id"}, exitFail, []string{`--from: no entry with id "no-such-id"`}, nil},
 		{[]string{"--format", "markdown", "--leaf", "no-such-id"}, exitFail, []string{`--leaf: no entry with id "no-such-id"`}, nil},
 		// An entry off the path: what to do, without the package's name.
 		{[]string{"--format", "markdown", "--from", "660e2637", "--leaf", "6682644f"}, exitFail,
-			[]string{`--from "660e2637" is not on the path to the leaf "6682644f": pick an entry above it, or a --leaf below it`}, []string{"mdexport"}},
+			[]string{`--from "660e2637" is not on the path to the leaf "6682644f": pick an entry above it, or a --leaf below it`}, []string{"mdpage"}},
 		// Links: refused before anything is read, the address not repeated.
-		{[]string{"--format", "markdown", "--link", "javascript:alert(1)"}, exitUsage, []string{"--link: an absolute http or https URL is needed"}, []string{"mdexport"}},
+		{[]string{"--format", "markdown", "--link", "javascript:alert(1)"}, exitUsage, []string{"--link: an absolute http or https URL is needed"}, []string{"mdpage"}},
 		{[]string{"--format", "markdown", "--link", "https://me:hunter2@x.example/s.html"}, exitUsage, []string{"--link: the URL holds a user name or password"}, []string{"hunter2"}},
 		{[]string{"--format", "markdown", "--link", "https://me@x.example/s.html"}, exitUsage, []string{"--link: the URL holds a user name or password"}, nil},
 	} {

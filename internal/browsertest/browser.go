@@ -1,5 +1,5 @@
 // Package browsertest drives a headless Chromium through chromedp, for the
-// browser tests of render and archive and for bench/cmd/canopybench's page
+// browser tests of htmlpage and archive and for bench/cmd/canopybench's page
 // measurements: one way to start and stop the browser, open watched tabs,
 // and (for tests) act on a page and evaluate JavaScript in it.
 //

@@ -1,7 +1,7 @@
 // Package mdcost tells, before goldmark parses a text, whether parsing it
 // would cost far more than its length: goldmark's parser is linear on
-// ordinary Markdown but not on every text. Both the page (render) and the
-// Markdown export (mdexport) show such a text plainly instead.
+// ordinary Markdown but not on every text. Both the page (htmlpage) and the
+// Markdown export (mdpage) show such a text plainly instead.
 package mdcost
 
 import (

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// storeChunk is one of a page's store chunks (render's writeChunks): the
+// storeChunk is one of a page's store chunks (htmlpage's writeChunks): the
 // positions of its entries and their HTML, gzip-compressed, in base64.
 var storeChunk = regexp.MustCompile(`<script type="text/x-canopy" data-i="([0-9 ]*)" data-z>([^<]*)</script>`)
 

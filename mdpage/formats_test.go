@@ -1,0 +1,47 @@
+package mdpage
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStreamedReply: the later lines of a reply Claude Code streamed over
+// several lines add nothing of their own (the reply is written whole at
+// its first line): no "(no content)" heading for each of them.
+func TestStreamedReply(t *testing.T) {
+	s := load(t, "../testdata/claude/session.jsonl")
+	cont := 0
+	for _, e := range s.Entries {
+		if e.Continues {
+			cont++
+		}
+	}
+	if cont == 0 {
+		t.Fatal("the fixture has no streamed reply")
+	}
+	md := export(t, s, Options{})
+	if strings.Contains(md, "(no content)") {
+		t.Errorf("a streamed reply's later line is written as a message of its own:\n%s", md)
+	}
+	if !strings.Contains(md, "## ") {
+		t.Errorf("nothing exported:\n%s", md)
+	}
+}
+
+// TestResultNamesItsCall: a tool result's heading names the call it
+// answers, found as the page finds it (sessiontree.PairCalls), also when
+// the call was made by a later line of a streamed reply: the last
+// assistant line before the result, which the Markdown used to look in,
+// holds no call then.
+func TestResultNamesItsCall(t *testing.T) {
+	md := export(t, load(t, "../testdata/claude/session.jsonl"), Options{})
+	for _, want := range []string{
+		"#### Tool result · `bash` `go test ./...` · `r3`",
+		"#### Tool result · `grep` `/work/p` · `r4`",
+		"#### Tool result · `read` `/work/p/parse.go` · `r1`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+}
