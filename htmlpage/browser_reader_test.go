@@ -39,6 +39,8 @@ type drawerState struct {
 func (tb *tab) drawer() drawerState {
 	tb.t.Helper()
 	tb.settle()
+	// The drawer slides: on a loaded machine 250 ms may not see it end.
+	evalAsync[chromedp.Void](tb, `Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})))`)
 	return eval[drawerState](tb, `(() => {
   const s = document.getElementById("sidebar"), b = document.getElementById("menu-button");
   const r = b.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
