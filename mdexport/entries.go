@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	cv "canopy/conversation"
 	"canopy/internal/jsonindent"
 	"canopy/internal/text"
 	"canopy/sessiontree"
@@ -92,38 +93,44 @@ func (x *exporter) entry(i int) *entryDoc {
 	if e.Continues {
 		return d // a later line of a streamed reply: written whole at its first line
 	}
-	switch e.Type {
-	case sessiontree.TypeMessage:
-		x.message(d, i)
-	case sessiontree.TypeCompaction:
+	var body *sessiontree.Body
+	var err error
+	if cv.NeedsBody(e) {
+		body, err = e.Decode()
+	}
+	switch k := cv.Classify(e, body, err); k {
+	case cv.Unreadable, cv.NoMessage:
+		x.unreadable(d, e)
+	case cv.Prompt, cv.Reply, cv.ToolResult, cv.Command, cv.UnknownRole:
+		x.message(d, i, body.Message, k)
+	case cv.CustomMessage:
+		if m := body.Message; e.Type == sessiontree.TypeMessage {
+			x.custom(d, e, m.CustomType, m.Display, m.Content)
+		} else {
+			x.custom(d, e, e.CustomType, e.Display, body.Content)
+		}
+	case cv.Compaction:
 		d.add(x.heading(e, "Compaction"))
 		d.add("*The conversation before this point was compacted (" + tokens(e.TokensBefore) +
 			" tokens); from here on the model saw this summary of it:*")
 		d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(e.Summary), quote: true, label: "Summary"})
-	case sessiontree.TypeBranchSummary:
+	case cv.BranchSummary:
 		d.add(x.heading(e, "Branch summary"))
 		d.add("*The conversation came back here from another branch; the model saw this summary of it:*")
 		d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(e.Summary), quote: true, label: "Summary"})
-	case sessiontree.TypeCustomMessage:
-		b, err := e.Decode()
-		if err != nil {
-			x.unreadable(d, e)
-			return d
-		}
-		x.custom(d, e, e.CustomType, e.Display, b.Content)
-	case sessiontree.TypeModelChange:
+	case cv.ModelChange:
 		d.add(x.line(e, "Model: "+idSpan(modelName(e.Provider, e.Model))))
-	case sessiontree.TypeThinkingLevelChange:
+	case cv.ThinkingLevelChange:
 		d.add(x.line(e, "Thinking level: "+idSpan(e.ThinkingLevel)))
-	case sessiontree.TypeLabel:
+	case cv.LabelChange:
 		if e.Label == "" {
 			d.add(x.line(e, "Label cleared on "+idSpan(e.TargetID)))
 		} else {
 			d.add(x.line(e, "Label “"+inlineText(e.Label)+"” set on "+idSpan(e.TargetID)))
 		}
-	case sessiontree.TypeSessionInfo:
+	case cv.SessionInfo:
 		d.add(x.line(e, "Session named “"+inlineText(e.Name)+"”"))
-	case sessiontree.TypeCustom:
+	case cv.State:
 		d.add(x.line(e, sessiontree.StateName(x.s.Format)+" "+idSpan(text.Or(e.CustomType, "custom"))+" (not shown)"))
 	default:
 		d.add(x.line(e, "Entry of type "+idSpan(e.Type)+" (not shown)"))
@@ -131,21 +138,15 @@ func (x *exporter) entry(i int) *entryDoc {
 	return d
 }
 
-// message draws a message entry, by its role.
-func (x *exporter) message(d *entryDoc, i int) {
+// message draws a message entry of kind k.
+func (x *exporter) message(d *entryDoc, i int, m *sessiontree.Message, k cv.Kind) {
 	e := x.path[i]
-	b, err := e.Decode()
-	if err != nil || b.Message == nil {
-		x.unreadable(d, e)
-		return
-	}
-	m := b.Message
-	switch m.Role {
-	case sessiontree.RoleUser:
+	switch k {
+	case cv.Prompt:
 		x.userMessage(d, e, m)
-	case sessiontree.RoleAssistant:
+	case cv.Reply:
 		x.assistantMessage(d, i, m)
-	case sessiontree.RoleToolResult:
+	case cv.ToolResult:
 		if len(m.Results) == 0 {
 			x.toolResult(d, i, m)
 			break
@@ -157,10 +158,8 @@ func (x *exporter) message(d *entryDoc, i int) {
 				x.toolResult(d, i, one)
 			}
 		}
-	case sessiontree.RoleBashExecution:
+	case cv.Command:
 		x.bashExecution(d, e, m)
-	case sessiontree.RoleCustom:
-		x.custom(d, e, m.CustomType, m.Display, m.Content)
 	default:
 		d.add(x.line(e, "Message of role "+idSpan(m.Role)+" (not shown)"))
 	}
@@ -189,9 +188,6 @@ func (x *exporter) userMessage(d *entryDoc, e *sessiontree.Entry, m *sessiontree
 // text, thinking and tool calls, then how it stopped when not normally.
 func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) {
 	e := x.path[i]
-	// Its calls, for the results that follow (see callFor).
-	calls := map[string]call{}
-	defer x.setCalls(i, calls)
 	title := "Assistant"
 	if m.Model != "" {
 		title += " (" + idSpan(m.Model) + ")"
@@ -211,10 +207,7 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 				d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
 			}
 		case "toolCall":
-			c := x.toolCall(d, blk)
-			if blk.ID != "" {
-				calls[blk.ID] = c
-			}
+			x.toolCall(d, blk)
 		default:
 			x.otherBlock(d, blk)
 		}
@@ -343,13 +336,12 @@ func (x *exporter) custom(d *entryDoc, e *sessiontree.Entry, customType string, 
 
 // toolCall draws a call's name and arguments: a shell command as a
 // command, a file written as the file, anything else as JSON.
-func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) call {
+func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) {
 	d.add("**Tool call:** " + idSpan(text.Or(blk.Name, "tool")))
 	if len(blk.Arguments) == 0 {
-		return call{name: blk.Name}
+		return
 	}
 	args, _ := sessiontree.DecodeArguments(blk.Arguments)
-	c := makeCall(blk.Name, args)
 	cmd, isCmd := args["command"].(string)
 	p, isPath := args["path"].(string)
 	content, isContent := args["content"].(string)
@@ -362,7 +354,6 @@ func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) call {
 	default:
 		d.addPart(&part{class: classTool, kind: kindCode, content: clean(jsonindent.Indent(blk.Arguments)), info: "json", label: "Arguments", fold: true})
 	}
-	return c
 }
 
 // call is what a tool result needs of its call: its name, the path it
@@ -381,48 +372,28 @@ func makeCall(name string, args map[string]any) call {
 	return c
 }
 
-// setCalls keeps the calls of the assistant message at index i. Written
-// in order (sequential), only the last message's are needed.
-func (x *exporter) setCalls(i int, calls map[string]call) {
-	if x.sequential {
-		clear(x.calls)
-	}
-	x.calls[i] = calls
-}
-
-// callFor is the call a tool result at index i of the path answers: one
-// of the last assistant message's before it (a read's output is shown in
-// its file's language, and its heading names the call).
+// callFor is the call the result with the id, in the entry at index i of
+// the path, answers (conversation.Context.CallOf; a Claude Code line
+// answering several calls answers them all in one message): a read's
+// output is shown in its file's language, and its heading names the call.
 func (x *exporter) callFor(i int, id string) (call, bool) {
-	if x.lastAssistant == nil {
-		x.lastAssistant = make([]int, len(x.path))
-		last := -1
-		for k, e := range x.path {
-			x.lastAssistant[k] = last
-			if e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleAssistant {
-				last = k
-			}
-		}
-	}
-	j := x.lastAssistant[i]
-	if j < 0 || id == "" {
+	e := x.path[i]
+	tc, ok := x.model.Pairs.CallOf(e)
+	if !ok || id == "" {
 		return call{}, false
 	}
-	calls, ok := x.calls[j]
-	if !ok {
-		calls = map[string]call{}
-		if b, err := x.path[j].Decode(); err == nil && b.Message != nil {
-			for _, blk := range b.Message.Content {
-				if blk.Type == "toolCall" && blk.ID != "" {
-					args, _ := sessiontree.DecodeArguments(blk.Arguments)
-					calls[blk.ID] = makeCall(blk.Name, args)
-				}
-			}
-		}
-		x.calls[j] = calls
+	if x.sequential && x.lastCalls != nil && x.lastCalls != tc.Message {
+		// Written in order: the calls of an earlier message are not
+		// asked for again, and are not held.
+		x.model.Forget(x.lastCalls)
 	}
-	c, ok := calls[id]
-	return c, ok
+	x.lastCalls = tc.Message
+	c, ok := x.model.CallIn(tc.Message, id)
+	if !ok {
+		return call{}, false
+	}
+	args, _ := sessiontree.DecodeArguments(c.Args)
+	return makeCall(c.Name, args), true
 }
 
 // callSummary is a path or a command for a heading: its first line, cut
@@ -479,12 +450,8 @@ func (x *exporter) suffix(e *sessiontree.Entry) string {
 	return s
 }
 
-func modelName(provider, model string) string {
-	if provider == "" {
-		return model
-	}
-	return provider + "/" + model
-}
+// modelName is conversation.ModelName (header.go names models too).
+func modelName(provider, model string) string { return cv.ModelName(provider, model) }
 
 // editDiff is the diff an edit tool's result carries in details.diff.
 func editDiff(details jsontext.Value) string {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	cv "canopy/conversation"
 	"canopy/internal/text"
 	"canopy/sessiontree"
 )
@@ -125,16 +126,14 @@ type exporter struct {
 	skip  int                  // entries of the path before From
 	links *linker
 	z     *sanitizer
-	// The tool calls of assistant messages, by index on the path and by
-	// call id, as tool results need them; and for each entry the index
-	// of the last assistant message before it (see callFor).
-	calls         map[int]map[string]call
-	lastAssistant []int
-	sequential    bool // entries are built in order, each once (writeAll)
+	// model pairs the calls with their results (see callFor).
+	model      *cv.Context
+	lastCalls  *sessiontree.Entry // the message whose calls callFor read last
+	sequential bool               // entries are built in order, each once (writeAll)
 }
 
 func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
-	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), calls: map[int]map[string]call{}}
+	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), model: cv.New(s)}
 	if o.Leaf != nil {
 		if x.leaf = s.Entry(o.Leaf.ID); x.leaf == nil {
 			return nil, fmt.Errorf("mdexport: leaf %q is not in the session", o.Leaf.ID)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	cv "canopy/conversation"
 	"canopy/internal/text"
 	"canopy/sessiontree"
 )
@@ -18,44 +19,54 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Kind, v.Heading = "unknown", text.Or(e.Type, "entry")
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "JSON", true)
-		r.orphanResults(ec, v, e)
-		if ec.convs != nil {
-			r.orphanSubagents(ec, v, e)
-		}
-		return v
+	} else {
+		r.kindView(ec, v, e, b)
 	}
-	switch e.Type {
-	case sessiontree.TypeMessage:
-		r.messageView(ec, v, e, b)
-	case sessiontree.TypeCompaction:
-		r.compactionView(ec, v, e)
-	case sessiontree.TypeBranchSummary:
-		v.Kind, v.Heading = "branch-summary", "Branch summary"
-		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
-		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
-	case sessiontree.TypeCustomMessage:
+	r.orphanResults(ec, v, e)
+	if ec.convs != nil {
+		r.orphanSubagents(ec, v, e)
+	}
+	return v
+}
+
+// kindView draws an entry by what it is (conversation.Classify).
+func (r *Renderer) kindView(ec *entryContext, v *entryView, e *sessiontree.Entry, b *sessiontree.Body) {
+	switch k := cv.Classify(e, b, nil); k {
+	case cv.Prompt, cv.Reply, cv.ToolResult, cv.Command, cv.UnknownRole, cv.NoMessage:
+		r.messageView(ec, v, e, b.Message, k)
+	case cv.CustomMessage:
+		if e.Type == sessiontree.TypeMessage {
+			r.messageView(ec, v, e, b.Message, k)
+			return
+		}
 		v.Kind, v.Heading = "custom", text.Or(e.CustomType, "custom message")
 		if !e.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
 		}
 		r.blockParts(ec, v, e, b.Content)
-	case sessiontree.TypeModelChange:
+	case cv.Compaction:
+		r.compactionView(ec, v, e)
+	case cv.BranchSummary:
+		v.Kind, v.Heading = "branch-summary", "Branch summary"
+		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
+		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
+	case cv.ModelChange:
 		v.Kind, v.Heading = "change", "Switched to model "+modelName(e.Provider, e.Model)
 		if e.ModelRole != "" {
 			v.Meta = e.ModelRole
 		}
-	case sessiontree.TypeThinkingLevelChange:
+	case cv.ThinkingLevelChange:
 		v.Kind, v.Heading = "change", "Thinking level: "+e.ThinkingLevel
-	case sessiontree.TypeLabel:
+	case cv.LabelChange:
 		v.Kind = "change"
 		if e.Label == "" {
 			v.Heading = "Label cleared on " + e.TargetID
 		} else {
 			v.Heading = "Label “" + e.Label + "” set on " + e.TargetID
 		}
-	case sessiontree.TypeSessionInfo:
+	case cv.SessionInfo:
 		v.Kind, v.Heading = "change", "Session named “"+e.Name+"”"
-	case sessiontree.TypeCustom:
+	case cv.State:
 		v.Kind, v.Heading = "change", sessiontree.StateName(ec.s.Format)+": "+text.Or(e.CustomType, "custom")
 		if len(b.Data) > 0 {
 			v.Parts = r.appendJSON(v.Parts, b.Data, "data", false)
@@ -64,11 +75,6 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Kind, v.Heading = "unknown", text.Or(e.Type, "entry")
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 	}
-	r.orphanResults(ec, v, e)
-	if ec.convs != nil {
-		r.orphanSubagents(ec, v, e)
-	}
-	return v
 }
 
 // compactionView draws a compaction: its summary, and what the model
@@ -106,26 +112,20 @@ func (r *Renderer) compactionView(ec *entryContext, v *entryView, e *sessiontree
 	v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
 }
 
-func modelName(provider, model string) string {
-	if provider == "" {
-		return model
-	}
-	return provider + "/" + model
-}
+// modelName is conversation.ModelName (header.go names models too).
+func modelName(provider, model string) string { return cv.ModelName(provider, model) }
 
-// messageView draws a message entry, by its role.
-func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.Entry, b *sessiontree.Body) {
-	m := b.Message
-	if m == nil {
+// messageView draws a message entry of kind k.
+func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.Entry, m *sessiontree.Message, k cv.Kind) {
+	switch k {
+	case cv.NoMessage:
 		v.Kind, v.Heading = "unknown", "message"
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 		return
-	}
-	switch m.Role {
-	case sessiontree.RoleUser:
+	case cv.Prompt:
 		v.Kind, v.Heading = "user", "User"
 		r.blockParts(ec, v, e, m.Content)
-	case sessiontree.RoleAssistant:
+	case cv.Reply:
 		v.Kind, v.Heading = "assistant", "Assistant"
 		if e.Continues {
 			// Its content is drawn whole at the reply's first line; the
@@ -135,21 +135,19 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		}
 		r.blockParts(ec, v, e, m.Content)
 		assistantNotes(v, e, m)
-	case sessiontree.RoleToolResult:
+	case cv.ToolResult:
 		v.Kind, v.Heading = "tool-result", "Tool result"
 		name := m.ToolName
 		var a args
-		if call, ok := ec.pairs.CallOf(e); ok {
-			if n, ca, found := ec.callArgs(call); found {
-				name, a = n, ca
-				ec.rows[e.Index].text = "[" + toolSummary(n, ca) + "]" // see gatherRow
-			}
+		if call, ok := ec.model.CallOf(e); ok {
+			name, a = call.Name, decodeArgs(call.Args)
+			ec.rows[e.Index].text = "[" + toolSummary(name, a) + "]" // see gatherRow
 		}
 		tv := r.toolView(name, a, m, e.ID)
 		v.Parts = append(v.Parts, part{Tool: tv})
-	case sessiontree.RoleBashExecution:
+	case cv.Command:
 		r.bashView(v, m)
-	case sessiontree.RoleCustom:
+	case cv.CustomMessage:
 		v.Kind, v.Heading = "custom", text.Or(m.CustomType, "custom message")
 		if !m.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
