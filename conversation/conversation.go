@@ -55,22 +55,39 @@ func (c *Context) CallOf(res *sessiontree.Entry) (Call, bool) {
 // drawn apart from it, and decoding a message of 10,000 calls again for
 // each of its results took 85 s.
 func (c *Context) CallIn(m *sessiontree.Entry, id string) (Call, bool) {
-	v, _ := c.tables.LoadOrStore(m, new(callTable))
-	t := v.(*callTable)
+	t := c.table(m)
 	t.once.Do(func() {
-		b, err := m.Decode()
-		if err != nil || b.Message == nil {
-			return
-		}
-		t.calls = map[string]Call{}
-		for _, blk := range b.Message.Content {
-			if _, dup := t.calls[blk.ID]; blk.Type == "toolCall" && !dup {
-				t.calls[blk.ID] = Call{ID: blk.ID, Name: blk.Name, Args: blk.Arguments, Message: m}
-			}
+		if b, err := m.Decode(); err == nil && b.Message != nil {
+			t.fill(m, b.Message.Content)
 		}
 	})
 	call, ok := t.calls[id]
 	return call, ok
+}
+
+// Remember gives CallIn the calls of message m, whose content a writer
+// has decoded already to draw it: a writer that draws a reply before its
+// results need not have it decoded again.
+func (c *Context) Remember(m *sessiontree.Entry, content sessiontree.Blocks) {
+	if len(m.CallIDs) == 0 {
+		return
+	}
+	t := c.table(m)
+	t.once.Do(func() { t.fill(m, content) })
+}
+
+func (c *Context) table(m *sessiontree.Entry) *callTable {
+	v, _ := c.tables.LoadOrStore(m, new(callTable))
+	return v.(*callTable)
+}
+
+func (t *callTable) fill(m *sessiontree.Entry, content sessiontree.Blocks) {
+	t.calls = make(map[string]Call, len(m.CallIDs))
+	for _, blk := range content {
+		if _, dup := t.calls[blk.ID]; blk.Type == "toolCall" && !dup {
+			t.calls[blk.ID] = Call{ID: blk.ID, Name: blk.Name, Args: blk.Arguments, Message: m}
+		}
+	}
 }
 
 // ModelName is a model as both writers name it: provider/model, or the

@@ -193,6 +193,10 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 		title += " (" + idSpan(m.Model) + ")"
 	}
 	d.add(x.heading(e, title))
+	if len(e.CallIDs) > 0 {
+		x.hold(e)
+		x.model.Remember(e, m.Content) // for its results (callFor)
+	}
 	n := len(d.blocks)
 	for _, blk := range m.Content {
 		switch blk.Type {
@@ -382,18 +386,23 @@ func (x *exporter) callFor(i int, id string) (call, bool) {
 	if !ok || id == "" {
 		return call{}, false
 	}
-	if x.sequential && x.lastCalls != nil && x.lastCalls != tc.Message {
-		// Written in order: the calls of an earlier message are not
-		// asked for again, and are not held.
-		x.model.Forget(x.lastCalls)
-	}
-	x.lastCalls = tc.Message
+	x.hold(tc.Message)
 	c, ok := x.model.CallIn(tc.Message, id)
 	if !ok {
 		return call{}, false
 	}
 	args, _ := sessiontree.DecodeArguments(c.Args)
 	return makeCall(c.Name, args), true
+}
+
+// hold notes that callFor reads the calls of message m now. Written in
+// order (sequential), the calls of the message before are not asked for
+// again, and are not held.
+func (x *exporter) hold(m *sessiontree.Entry) {
+	if x.sequential && x.lastCalls != nil && x.lastCalls != m {
+		x.model.Forget(x.lastCalls)
+	}
+	x.lastCalls = m
 }
 
 // callSummary is a path or a command for a heading: its first line, cut
