@@ -230,16 +230,16 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 // stopNote says how a reply stopped when it did not end normally: "" when
 // it did.
 func stopNote(m *sessiontree.Message) string {
-	switch m.StopReason {
-	case "error":
+	switch cv.StopOf(m) {
+	case cv.Failed:
 		return "**Error:** " + inlineText(shorten(text.Or(m.ErrorMessage, "the request failed"), 2000))
-	case "aborted":
+	case cv.Aborted:
 		s := "**Aborted**"
 		if m.ErrorMessage != "" {
 			s += ": " + inlineText(shorten(m.ErrorMessage, 2000))
 		}
 		return s
-	case "length":
+	case cv.Cut:
 		return "*Stopped: the output reached the length limit.*"
 	}
 	return ""
@@ -462,18 +462,10 @@ func (x *exporter) suffix(e *sessiontree.Entry) string {
 // modelName is conversation.ModelName (header.go names models too).
 func modelName(provider, model string) string { return cv.ModelName(provider, model) }
 
-// editDiff is the diff an edit tool's result carries in details.diff.
+// editDiff is the diff an edit tool's result carries
+// (conversation.EditDiff), clean.
 func editDiff(details jsontext.Value) string {
-	if len(details) == 0 {
-		return ""
-	}
-	var det struct {
-		Diff string `json:"diff"`
-	}
-	if err := jsonUnmarshal(details, &det); err != nil {
-		return ""
-	}
-	return strings.TrimRight(clean(det.Diff), "\n")
+	return strings.TrimRight(clean(cv.EditDiff(details)), "\n")
 }
 
 // extLanguage names a file's language for a fence by its extension, which

@@ -25,8 +25,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-
 	cv "canopy/conversation"
 	"canopy/internal/text"
 	"canopy/sessiontree"
@@ -270,5 +268,3 @@ func details(summary, body, cut string) string {
 	}
 	return s + "\n\n</details>"
 }
-
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -189,12 +189,12 @@ func assistantNotes(v *entryView, e *sessiontree.Entry, m *sessiontree.Message) 
 		v.Silent = true
 		v.Notes = append(v.Notes, note{"info", "Silent turn (" + text.Or(m.SilentMark(), "NO_REPLY") + "): not delivered to the user"})
 	}
-	switch m.StopReason {
-	case "error":
+	switch cv.StopOf(m) {
+	case cv.Failed:
 		v.Notes = append(v.Notes, note{"error", "Error: " + text.Or(m.ErrorMessage, "the request failed")})
-	case "aborted":
+	case cv.Aborted:
 		v.Notes = append(v.Notes, note{"warning", "Aborted" + text.Prefixed(": ", m.ErrorMessage)})
-	case "length":
+	case cv.Cut:
 		v.Notes = append(v.Notes, note{"warning", "Stopped: the output reached the length limit"})
 	}
 }
