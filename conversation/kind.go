@@ -1,6 +1,10 @@
 package conversation
 
-import "canopy/sessiontree"
+import (
+	"strings"
+
+	"canopy/sessiontree"
+)
 
 // Kind is what an entry is to a reader. Both writers draw an entry by its
 // Kind, never by sessiontree's entry types and message roles, so that they
@@ -79,3 +83,42 @@ func messageKind(m *sessiontree.Message) Kind {
 	}
 	return UnknownRole
 }
+
+// Part is what a content block of a message is to a reader.
+type Part int
+
+const (
+	Other            Part = iota // a block of a type canopy does not know
+	Text                         // text with something in it
+	Thinking                     // thinking with something in it
+	RedactedThinking             // thinking the provider withheld
+	Image
+	ToolCall
+	Blank // text or thinking of only white space: nothing to show
+)
+
+// PartOf is what the block is.
+func PartOf(blk *sessiontree.Block) Part {
+	switch blk.Type {
+	case "text":
+		if isBlank(blk.Text) {
+			return Blank
+		}
+		return Text
+	case "thinking":
+		if blk.Redacted {
+			return RedactedThinking
+		}
+		if isBlank(blk.Thinking) {
+			return Blank
+		}
+		return Thinking
+	case "image":
+		return Image
+	case "toolCall":
+		return ToolCall
+	}
+	return Other
+}
+
+func isBlank(s string) bool { return strings.TrimSpace(s) == "" }

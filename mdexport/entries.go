@@ -199,18 +199,15 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 	}
 	n := len(d.blocks)
 	for _, blk := range m.Content {
-		switch blk.Type {
-		case "text":
-			if strings.TrimSpace(blk.Text) != "" {
-				d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
-			}
-		case "thinking":
-			if blk.Redacted {
-				d.add("*Thinking (redacted by the provider)*")
-			} else if strings.TrimSpace(blk.Thinking) != "" {
-				d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
-			}
-		case "toolCall":
+		switch cv.PartOf(&blk) {
+		case cv.Blank:
+		case cv.Text:
+			d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
+		case cv.RedactedThinking:
+			d.add("*Thinking (redacted by the provider)*")
+		case cv.Thinking:
+			d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
+		case cv.ToolCall:
 			x.toolCall(d, blk)
 		default:
 			x.otherBlock(d, blk)

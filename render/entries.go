@@ -224,24 +224,21 @@ func (r *Renderer) bashView(v *entryView, m *sessiontree.Message) {
 // images and tool calls interleaved as the model produced them.
 func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Entry, blocks sessiontree.Blocks) {
 	for _, blk := range blocks {
-		switch blk.Type {
-		case "text":
-			if strings.TrimSpace(blk.Text) != "" {
-				v.Parts = append(v.Parts, part{Markdown: r.markdown(blk.Text)})
-			}
-		case "thinking":
-			if blk.Redacted {
-				v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking (redacted)"}})
-			} else if strings.TrimSpace(blk.Thinking) != "" {
-				v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking", HTML: r.markdown(blk.Thinking), Open: true}})
-			}
-		case "image":
+		switch cv.PartOf(&blk) {
+		case cv.Blank:
+		case cv.Text:
+			v.Parts = append(v.Parts, part{Markdown: r.markdown(blk.Text)})
+		case cv.RedactedThinking:
+			v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking (redacted)"}})
+		case cv.Thinking:
+			v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking", HTML: r.markdown(blk.Thinking), Open: true}})
+		case cv.Image:
 			if src := imageSrc(blk.MimeType, blk.Data); src != "" {
 				v.Parts = append(v.Parts, part{Image: src})
 			} else {
 				v.Parts = append(v.Parts, part{Text: escape(fmt.Sprintf("[image of type %q not shown]", blk.MimeType))})
 			}
-		case "toolCall":
+		case cv.ToolCall:
 			var res *sessiontree.Message
 			resultID := ""
 			a := decodeArgs(blk.Arguments)
