@@ -18,6 +18,7 @@ const (
 	UnknownRole               // a message of a role canopy does not know
 	Prompt                    // what the user wrote
 	Reply                     // the model's reply: text, thinking, tool calls
+	Continuation              // a later line of a reply written over several (drawn whole at its first)
 	ToolResult                // a tool's result
 	Command                   // a command the user ran, and its output
 	CustomMessage             // an extension's message (Display: the user saw it)
@@ -31,14 +32,18 @@ const (
 )
 
 // NeedsBody reports whether an entry's Kind depends on its body (Classify
-// needs it decoded): messages and extension messages.
+// needs it decoded): messages and extension messages, but for the later
+// lines of a reply (sessiontree.Entry.Continues).
 func NeedsBody(e *sessiontree.Entry) bool {
-	return e.Type == sessiontree.TypeMessage || e.Type == sessiontree.TypeCustomMessage
+	return (e.Type == sessiontree.TypeMessage || e.Type == sessiontree.TypeCustomMessage) && !e.Continues
 }
 
 // Classify is what e is. b is its body, decoded (needed when NeedsBody);
 // err is the error decoding it.
 func Classify(e *sessiontree.Entry, b *sessiontree.Body, err error) Kind {
+	if e.Continues {
+		return Continuation
+	}
 	if NeedsBody(e) && (err != nil || b == nil) {
 		return Unreadable
 	}

@@ -90,15 +90,14 @@ func (d *entryDoc) addPart(p *part) {
 func (x *exporter) entry(i int) *entryDoc {
 	e := x.path[i]
 	d := &entryDoc{id: e.ID}
-	if e.Continues {
-		return d // a later line of a streamed reply: written whole at its first line
-	}
 	var body *sessiontree.Body
 	var err error
 	if cv.NeedsBody(e) {
 		body, err = e.Decode()
 	}
 	switch k := cv.Classify(e, body, err); k {
+	case cv.Continuation:
+		// A later line of a streamed reply: written whole at its first line.
 	case cv.Unreadable, cv.NoMessage:
 		x.unreadable(d, e)
 	case cv.Prompt, cv.Reply, cv.ToolResult, cv.Command, cv.UnknownRole:

@@ -32,6 +32,11 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 // kindView draws an entry by what it is (conversation.Classify).
 func (r *Renderer) kindView(ec *entryContext, v *entryView, e *sessiontree.Entry, b *sessiontree.Body) {
 	switch k := cv.Classify(e, b, nil); k {
+	case cv.Continuation:
+		// Its content is drawn whole at the reply's first line; the
+		// entry stays, so that links to it land on the turn.
+		v.Kind, v.Heading = "assistant", "Assistant"
+		v.Notes = append(v.Notes, note{"info", "Continues the reply above, which shows it whole (written over several lines)"})
 	case cv.Prompt, cv.Reply, cv.ToolResult, cv.Command, cv.UnknownRole, cv.NoMessage:
 		r.messageView(ec, v, e, b.Message, k)
 	case cv.CustomMessage:
@@ -127,12 +132,6 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		r.blockParts(ec, v, e, m.Content)
 	case cv.Reply:
 		v.Kind, v.Heading = "assistant", "Assistant"
-		if e.Continues {
-			// Its content is drawn whole at the reply's first line; the
-			// entry stays, so that links to it land on the turn.
-			v.Notes = append(v.Notes, note{"info", "Continues the reply above, which shows it whole (written over several lines)"})
-			return
-		}
 		r.blockParts(ec, v, e, m.Content)
 		assistantNotes(v, e, m)
 	case cv.ToolResult:
