@@ -65,18 +65,10 @@ func (c *Context) CallIn(m *sessiontree.Entry, id string) (Call, bool) {
 	return call, ok
 }
 
-// Remember gives CallIn the calls of message m, whose content a writer
-// has decoded already to draw it: a writer that draws a reply before its
-// results need not have it decoded again.
-func (c *Context) Remember(m *sessiontree.Entry, content sessiontree.Blocks) {
-	if len(m.CallIDs) == 0 {
-		return
-	}
-	t := c.table(m)
-	t.once.Do(func() { t.fill(m, content) })
-}
-
 func (c *Context) table(m *sessiontree.Entry) *callTable {
+	if v, ok := c.tables.Load(m); ok {
+		return v.(*callTable)
+	}
 	v, _ := c.tables.LoadOrStore(m, new(callTable))
 	return v.(*callTable)
 }

@@ -192,10 +192,7 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 		title += " (" + idSpan(m.Model) + ")"
 	}
 	d.add(x.heading(e, title))
-	if len(e.CallIDs) > 0 {
-		x.hold(e)
-		x.model.Remember(e, m.Content) // for its results (callFor)
-	}
+	x.hold(e)
 	n := len(d.blocks)
 	for _, blk := range m.Content {
 		switch cv.PartOf(&blk) {
@@ -207,7 +204,10 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 		case cv.Thinking:
 			d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
 		case cv.ToolCall:
-			x.toolCall(d, blk)
+			c := x.toolCall(d, blk)
+			if _, dup := x.made[blk.ID]; !dup && blk.ID != "" {
+				x.made[blk.ID] = c
+			}
 		default:
 			x.otherBlock(d, blk)
 		}
@@ -336,12 +336,13 @@ func (x *exporter) custom(d *entryDoc, e *sessiontree.Entry, customType string, 
 
 // toolCall draws a call's name and arguments: a shell command as a
 // command, a file written as the file, anything else as JSON.
-func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) {
+func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) call {
 	d.add("**Tool call:** " + idSpan(text.Or(blk.Name, "tool")))
 	if len(blk.Arguments) == 0 {
-		return
+		return call{name: blk.Name}
 	}
 	args, _ := sessiontree.DecodeArguments(blk.Arguments)
+	c := makeCall(blk.Name, args)
 	cmd, isCmd := args["command"].(string)
 	p, isPath := args["path"].(string)
 	content, isContent := args["content"].(string)
@@ -354,6 +355,7 @@ func (x *exporter) toolCall(d *entryDoc, blk sessiontree.Block) {
 	default:
 		d.addPart(&part{class: classTool, kind: kindCode, content: clean(jsonindent.Indent(blk.Arguments)), info: "json", label: "Arguments", fold: true})
 	}
+	return c
 }
 
 // call is what a tool result needs of its call: its name, the path it
@@ -383,6 +385,9 @@ func (x *exporter) callFor(i int, id string) (call, bool) {
 		return call{}, false
 	}
 	x.hold(tc.Message)
+	if c, ok := x.made[id]; ok {
+		return c, true // made as its reply was drawn
+	}
 	c, ok := x.model.CallIn(tc.Message, id)
 	if !ok {
 		return call{}, false
@@ -391,14 +396,19 @@ func (x *exporter) callFor(i int, id string) (call, bool) {
 	return makeCall(c.Name, args), true
 }
 
-// hold notes that callFor reads the calls of message m now. Written in
+// hold notes that callFor reads the calls of message m now (x.made holds
+// them as its reply's toolCall made them, when drawn). Written in
 // order (sequential), the calls of the message before are not asked for
 // again, and are not held.
 func (x *exporter) hold(m *sessiontree.Entry) {
-	if x.sequential && x.lastCalls != nil && x.lastCalls != m {
+	if x.lastCalls == m {
+		return
+	}
+	if x.sequential && x.lastCalls != nil {
 		x.model.Forget(x.lastCalls)
 	}
 	x.lastCalls = m
+	clear(x.made)
 }
 
 // callSummary is a path or a command for a heading: its first line, cut

@@ -127,11 +127,12 @@ type exporter struct {
 	// model pairs the calls with their results (see callFor).
 	model      *cv.Context
 	lastCalls  *sessiontree.Entry // the message whose calls callFor read last
+	made       map[string]call    // lastCalls's calls, by id, as toolCall made them
 	sequential bool               // entries are built in order, each once (writeAll)
 }
 
 func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
-	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), model: cv.New(s)}
+	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), model: cv.New(s), made: map[string]call{}}
 	if o.Leaf != nil {
 		if x.leaf = s.Entry(o.Leaf.ID); x.leaf == nil {
 			return nil, fmt.Errorf("mdexport: leaf %q is not in the session", o.Leaf.ID)
