@@ -1,10 +1,7 @@
 package htmlpage
 
 import (
-	"sync"
-
-	"github.com/go-json-experiment/json/jsontext"
-
+	cv "canopy/conversation"
 	"canopy/sessiontree"
 )
 
@@ -14,13 +11,10 @@ import (
 // every core: each row is written by the one worker that renders its entry.
 type entryContext struct {
 	s     *sessiontree.Session
-	pairs *sessiontree.Pairs // which result is drawn in which call's card
+	model *cv.Context        // the calls paired with their results, once
+	pairs *sessiontree.Pairs // model.Pairs: which result is drawn in which call's card
 	rows  []rowInfo          // by entry index: tree row text and flags
 	depth []int32            // by entry index: how many entries are above it on its path
-	// callTables holds a *callTable for each message (by its
-	// *sessiontree.Entry) whose calls are shown by results drawn apart
-	// from its cards (callArgs).
-	callTables sync.Map
 	// convs holds, for each grafted conversation drawn in its call's
 	// card (a subagent's: see subagents.go), what is drawn there.
 	convs map[*sessiontree.Graft]*conversation
@@ -39,7 +33,8 @@ type entryContext struct {
 // for its row and again for its HTML (that first decoding was a tenth of
 // the export's time at 100,000 entries).
 func newEntryContext(s *sessiontree.Session, order []int) *entryContext {
-	ec := &entryContext{s: s, pairs: sessiontree.PairCalls(s), rows: make([]rowInfo, len(s.Entries)), depth: depths(s, order)}
+	model := cv.New(s)
+	ec := &entryContext{s: s, model: model, pairs: model.Pairs, rows: make([]rowInfo, len(s.Entries)), depth: depths(s, order)}
 	for i, e := range s.Entries {
 		if isResult(e) {
 			ec.rows[i].flags = flagToolResult
@@ -105,44 +100,4 @@ func (ec *entryContext) markRecords(order []int) {
 
 func isResult(e *sessiontree.Entry) bool {
 	return e.Type == sessiontree.TypeMessage && e.Role == sessiontree.RoleToolResult
-}
-
-// callTable is a message's calls by id: the name and arguments of the
-// first with each id.
-type callTable struct {
-	once  sync.Once
-	calls map[string]callArgs
-}
-
-type callArgs struct {
-	name string
-	raw  jsontext.Value
-}
-
-// callArgs finds a call's name and arguments in its message, for a result
-// drawn apart from its call's card; found is false when the message cannot
-// be decoded or has no such call. The message is decoded once for all its
-// results (callTable): results far below their call (further than
-// sessiontree.Pairs looks) are all drawn apart, and decoding a message of 10,000 calls again
-// for each of its results took 85 s.
-func (ec *entryContext) callArgs(c sessiontree.ToolCall) (name string, a args, found bool) {
-	v, _ := ec.callTables.LoadOrStore(c.Message, new(callTable))
-	t := v.(*callTable)
-	t.once.Do(func() {
-		b, err := c.Message.Decode()
-		if err != nil || b.Message == nil {
-			return
-		}
-		t.calls = map[string]callArgs{}
-		for _, blk := range b.Message.Content {
-			if _, dup := t.calls[blk.ID]; blk.Type == "toolCall" && !dup {
-				t.calls[blk.ID] = callArgs{blk.Name, blk.Arguments}
-			}
-		}
-	})
-	call, ok := t.calls[c.ID]
-	if !ok {
-		return "", args{}, false
-	}
-	return call.name, decodeArgs(call.raw), true
 }

@@ -119,14 +119,22 @@ func TestBrowserQuickSearch(t *testing.T) {
 	tb.noWorkers()
 	for _, word := range []string{"the", "test", "zqxjv"} {
 		// At once (the index is built in the background after load), then
-		// after the page has built it and searched again.
-		tb.Open(page)
-		quick := evalAsync[[2]string](tb, `new Promise((resolve) => {
+		// after the page has built it and searched again. On an idle
+		// machine the page may build its index before the first search
+		// arrives: the page is opened again, a few times at most.
+		var quick [2]string
+		for try := 0; try < 5; try++ {
+			tb.Open(page)
+			quick = evalAsync[[2]string](tb, `new Promise((resolve) => {
   const box = document.getElementById("tree-search");
   box.value = `+jsString(word)+`;
   box.dispatchEvent(new Event("input", {bubbles: true}));
   setTimeout(() => resolve([document.getElementById("tree-search").getAttribute("data-index") || "", document.getElementById("tree-status").textContent]), 0);
 })`)
+			if quick[0] == "" {
+				break
+			}
+		}
 		if quick[0] != "" {
 			t.Fatalf("searching %q: the exact index was built before the search (%q): the quick search is not tested", word, quick[0])
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	cv "canopy/conversation"
 	"canopy/internal/text"
 	"canopy/sessiontree"
 )
@@ -18,51 +19,8 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 		v.Kind, v.Heading = "unknown", text.Or(e.Type, "entry")
 		v.Notes = append(v.Notes, note{"warning", "this entry could not be read in full; its JSON is shown"})
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "JSON", true)
-		r.orphanResults(ec, v, e)
-		if ec.convs != nil {
-			r.orphanSubagents(ec, v, e)
-		}
-		return v
-	}
-	switch e.Type {
-	case sessiontree.TypeMessage:
-		r.messageView(ec, v, e, b)
-	case sessiontree.TypeCompaction:
-		r.compactionView(ec, v, e)
-	case sessiontree.TypeBranchSummary:
-		v.Kind, v.Heading = "branch-summary", "Branch summary"
-		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
-		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
-	case sessiontree.TypeCustomMessage:
-		v.Kind, v.Heading = "custom", text.Or(e.CustomType, "custom message")
-		if !e.Display {
-			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
-		}
-		r.blockParts(ec, v, e, b.Content)
-	case sessiontree.TypeModelChange:
-		v.Kind, v.Heading = "change", "Switched to model "+modelName(e.Provider, e.Model)
-		if e.ModelRole != "" {
-			v.Meta = e.ModelRole
-		}
-	case sessiontree.TypeThinkingLevelChange:
-		v.Kind, v.Heading = "change", "Thinking level: "+e.ThinkingLevel
-	case sessiontree.TypeLabel:
-		v.Kind = "change"
-		if e.Label == "" {
-			v.Heading = "Label cleared on " + e.TargetID
-		} else {
-			v.Heading = "Label “" + e.Label + "” set on " + e.TargetID
-		}
-	case sessiontree.TypeSessionInfo:
-		v.Kind, v.Heading = "change", "Session named “"+e.Name+"”"
-	case sessiontree.TypeCustom:
-		v.Kind, v.Heading = "change", sessiontree.StateName(ec.s.Format)+": "+text.Or(e.CustomType, "custom")
-		if len(b.Data) > 0 {
-			v.Parts = r.appendJSON(v.Parts, b.Data, "data", false)
-		}
-	default:
-		v.Kind, v.Heading = "unknown", text.Or(e.Type, "entry")
-		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
+	} else {
+		r.kindView(ec, v, e, b)
 	}
 	r.orphanResults(ec, v, e)
 	if ec.convs != nil {
@@ -73,6 +31,59 @@ func (r *Renderer) view(ec *entryContext, e *sessiontree.Entry, b *sessiontree.B
 	}
 	r.recordsOf(ec, v, e)
 	return v
+}
+
+// kindView draws an entry by what it is (conversation.Classify).
+func (r *Renderer) kindView(ec *entryContext, v *entryView, e *sessiontree.Entry, b *sessiontree.Body) {
+	switch k := cv.Classify(e, b, nil); k {
+	case cv.Continuation:
+		// Its content is drawn whole at the reply's first line; the
+		// entry stays, so that links to it land on the turn.
+		v.Kind, v.Heading = "assistant", "Assistant"
+		v.Notes = append(v.Notes, note{"info", "Continues the reply above, which shows it whole (written over several lines)"})
+	case cv.Prompt, cv.Reply, cv.ToolResult, cv.Command, cv.UnknownRole, cv.NoMessage:
+		r.messageView(ec, v, e, b.Message, k)
+	case cv.CustomMessage:
+		if e.Type == sessiontree.TypeMessage {
+			r.messageView(ec, v, e, b.Message, k)
+			return
+		}
+		v.Kind, v.Heading = "custom", text.Or(e.CustomType, "custom message")
+		if !e.Display {
+			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
+		}
+		r.blockParts(ec, v, e, b.Content)
+	case cv.Compaction:
+		r.compactionView(ec, v, e)
+	case cv.BranchSummary:
+		v.Kind, v.Heading = "branch-summary", "Branch summary"
+		v.Notes = append(v.Notes, note{"info", "The conversation came back here from another branch; the model saw this summary of it."})
+		v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
+	case cv.ModelChange:
+		v.Kind, v.Heading = "change", "Switched to model "+modelName(e.Provider, e.Model)
+		if e.ModelRole != "" {
+			v.Meta = e.ModelRole
+		}
+	case cv.ThinkingLevelChange:
+		v.Kind, v.Heading = "change", "Thinking level: "+e.ThinkingLevel
+	case cv.LabelChange:
+		v.Kind = "change"
+		if e.Label == "" {
+			v.Heading = "Label cleared on " + e.TargetID
+		} else {
+			v.Heading = "Label “" + e.Label + "” set on " + e.TargetID
+		}
+	case cv.SessionInfo:
+		v.Kind, v.Heading = "change", "Session named “"+e.Name+"”"
+	case cv.State:
+		v.Kind, v.Heading = "change", sessiontree.StateName(ec.s.Format)+": "+text.Or(e.CustomType, "custom")
+		if len(b.Data) > 0 {
+			v.Parts = r.appendJSON(v.Parts, b.Data, "data", false)
+		}
+	default:
+		v.Kind, v.Heading = "unknown", text.Or(e.Type, "entry")
+		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
+	}
 }
 
 // recordsOf folds into v the bookkeeping entries that hang off e
@@ -151,44 +162,36 @@ func (r *Renderer) compactionView(ec *entryContext, v *entryView, e *sessiontree
 	v.Parts = append(v.Parts, part{Markdown: r.markdown(e.Summary)})
 }
 
-func modelName(provider, model string) string {
-	if provider == "" {
-		return model
-	}
-	return provider + "/" + model
-}
+// modelName is conversation.ModelName (header.go names models too).
+func modelName(provider, model string) string { return cv.ModelName(provider, model) }
 
-// messageView draws a message entry, by its role.
-func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.Entry, b *sessiontree.Body) {
-	m := b.Message
-	if m == nil {
+// messageView draws a message entry of kind k.
+func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.Entry, m *sessiontree.Message, k cv.Kind) {
+	switch k {
+	case cv.NoMessage:
 		v.Kind, v.Heading = "unknown", "message"
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
 		return
-	}
-	switch m.Role {
-	case sessiontree.RoleUser:
+	case cv.Prompt:
 		v.Kind, v.Heading = "user", "User"
 		r.blockParts(ec, v, e, m.Content)
-	case sessiontree.RoleAssistant:
+	case cv.Reply:
 		v.Kind, v.Heading = "assistant", "Assistant"
 		r.streamedParts(ec, v, e, m)
 		assistantNotes(v, e, m)
-	case sessiontree.RoleToolResult:
+	case cv.ToolResult:
 		v.Kind, v.Heading = "tool-result", "Tool result"
 		name := m.ToolName
 		var a args
-		if call, ok := ec.pairs.CallOf(e); ok {
-			if n, ca, found := ec.callArgs(call); found {
-				name, a = n, ca
-				ec.rows[e.Index].text = "[" + toolSummary(n, ca) + "]" // see gatherRow
-			}
+		if call, ok := ec.model.CallOf(e); ok {
+			name, a = call.Name, decodeArgs(call.Args)
+			ec.rows[e.Index].text = "[" + toolSummary(name, a) + "]" // see gatherRow
 		}
 		tv := r.toolView(name, a, m, e.ID)
 		v.Parts = append(v.Parts, part{Tool: tv})
-	case sessiontree.RoleBashExecution:
+	case cv.Command:
 		r.bashView(v, m)
-	case sessiontree.RoleCustom:
+	case cv.CustomMessage:
 		if e.IsContext() {
 			// What the harness gave the model (its developer and system
 			// prompts, the environment, instructions): context folded
@@ -239,12 +242,12 @@ func assistantNotes(v *entryView, e *sessiontree.Entry, m *sessiontree.Message) 
 		v.Silent = true
 		v.Notes = append(v.Notes, note{"info", "Silent turn (" + text.Or(m.SilentMark(), "NO_REPLY") + "): not delivered to the user"})
 	}
-	switch m.StopReason {
-	case "error":
+	switch cv.StopOf(m) {
+	case cv.Failed:
 		v.Notes = append(v.Notes, note{"error", "Error: " + text.Or(m.ErrorMessage, "the request failed")})
-	case "aborted":
+	case cv.Aborted:
 		v.Notes = append(v.Notes, note{"warning", "Aborted" + text.Prefixed(": ", m.ErrorMessage)})
-	case "length":
+	case cv.Cut:
 		v.Notes = append(v.Notes, note{"warning", "Stopped: the output reached the length limit"})
 	}
 }
@@ -274,24 +277,21 @@ func (r *Renderer) bashView(v *entryView, m *sessiontree.Message) {
 // images and tool calls interleaved as the model produced them.
 func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Entry, blocks sessiontree.Blocks) {
 	for _, blk := range blocks {
-		switch blk.Type {
-		case "text":
-			if strings.TrimSpace(blk.Text) != "" {
-				v.Parts = append(v.Parts, part{Markdown: r.markdown(blk.Text)})
-			}
-		case "thinking":
-			if blk.Redacted {
-				v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking (redacted)"}})
-			} else if strings.TrimSpace(blk.Thinking) != "" {
-				v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking", HTML: r.markdown(blk.Thinking), Open: true}})
-			}
-		case "image":
+		switch cv.PartOf(&blk) {
+		case cv.Blank:
+		case cv.Text:
+			v.Parts = append(v.Parts, part{Markdown: r.markdown(blk.Text)})
+		case cv.RedactedThinking:
+			v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking (redacted)"}})
+		case cv.Thinking:
+			v.Parts = append(v.Parts, part{Thinking: &fold{Summary: "Thinking", HTML: r.markdown(blk.Thinking), Open: true}})
+		case cv.Image:
 			if src := imageSrc(blk.MimeType, blk.Data); src != "" {
 				v.Parts = append(v.Parts, part{Image: src})
 			} else {
 				v.Parts = append(v.Parts, part{Text: escape(fmt.Sprintf("[image of type %q not shown]", blk.MimeType))})
 			}
-		case "toolCall":
+		case cv.ToolCall:
 			var res *sessiontree.Message
 			resultID := ""
 			a := decodeArgs(blk.Arguments)

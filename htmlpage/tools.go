@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	cv "canopy/conversation"
 	"canopy/internal/text"
 	"canopy/sessiontree"
 )
@@ -45,12 +46,9 @@ func (r *Renderer) toolView(name string, a args, res *sessiontree.Message, resul
 		tv.Output = r.outputParts(plainHTML, out, "", "", previewOther)
 	case "edit":
 		var d template.HTML
-		if res != nil && len(res.Details) > 0 {
-			var det struct {
-				Diff string `json:"diff"`
-			}
-			if json.Unmarshal(res.Details, &det) == nil && det.Diff != "" {
-				d = diffFromDetails(det.Diff)
+		if res != nil {
+			if diff := cv.EditDiff(res.Details); diff != "" {
+				d = diffFromDetails(diff)
 			}
 		}
 		if d == "" {

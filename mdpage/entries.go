@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	cv "canopy/conversation"
 	"canopy/internal/jsonindent"
 	"canopy/internal/text"
 	"canopy/sessiontree"
@@ -89,47 +90,52 @@ func (d *entryDoc) addPart(p *part) {
 func (x *exporter) entry(i int) *entryDoc {
 	e := x.path[i]
 	d := &entryDoc{id: e.ID}
-	if e.Continues || e.Bookkeeping {
-		// A later line of a streamed reply (written whole at its first
-		// line), or a record the agent keeps for itself: no turn of the
-		// conversation.
-		return d
+	if e.Bookkeeping {
+		return d // a record the agent keeps for itself: no turn of the conversation
 	}
 	if e.ParentGuessed {
 		defer func() { d.add("*" + sessiontree.ParentGuessedNote + "*") }()
 	}
-	switch e.Type {
-	case sessiontree.TypeMessage:
-		x.message(d, i)
-	case sessiontree.TypeCompaction:
+	var body *sessiontree.Body
+	var err error
+	if cv.NeedsBody(e) {
+		body, err = e.Decode()
+	}
+	switch k := cv.Classify(e, body, err); k {
+	case cv.Continuation:
+		// A later line of a streamed reply: written whole at its first line.
+	case cv.Unreadable, cv.NoMessage:
+		x.unreadable(d, e)
+	case cv.Prompt, cv.Reply, cv.ToolResult, cv.Command, cv.UnknownRole:
+		x.message(d, i, body.Message, k)
+	case cv.CustomMessage:
+		if m := body.Message; e.Type == sessiontree.TypeMessage {
+			x.custom(d, e, m.CustomType, m.Display, m.Content)
+		} else {
+			x.custom(d, e, e.CustomType, e.Display, body.Content)
+		}
+	case cv.Compaction:
 		d.add(x.heading(e, "Compaction"))
 		d.add("*The conversation before this point was compacted (" + tokens(e.TokensBefore) +
 			" tokens); from here on the model saw this summary of it:*")
 		d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(e.Summary), quote: true, label: "Summary"})
-	case sessiontree.TypeBranchSummary:
+	case cv.BranchSummary:
 		d.add(x.heading(e, "Branch summary"))
 		d.add("*The conversation came back here from another branch; the model saw this summary of it:*")
 		d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(e.Summary), quote: true, label: "Summary"})
-	case sessiontree.TypeCustomMessage:
-		b, err := e.Decode()
-		if err != nil {
-			x.unreadable(d, e)
-			return d
-		}
-		x.custom(d, e, e.CustomType, e.Display, b.Content)
-	case sessiontree.TypeModelChange:
+	case cv.ModelChange:
 		d.add(x.line(e, "Model: "+idSpan(modelName(e.Provider, e.Model))))
-	case sessiontree.TypeThinkingLevelChange:
+	case cv.ThinkingLevelChange:
 		d.add(x.line(e, "Thinking level: "+idSpan(e.ThinkingLevel)))
-	case sessiontree.TypeLabel:
+	case cv.LabelChange:
 		if e.Label == "" {
 			d.add(x.line(e, "Label cleared on "+idSpan(e.TargetID)))
 		} else {
 			d.add(x.line(e, "Label “"+inlineText(e.Label)+"” set on "+idSpan(e.TargetID)))
 		}
-	case sessiontree.TypeSessionInfo:
+	case cv.SessionInfo:
 		d.add(x.line(e, "Session named “"+inlineText(e.Name)+"”"))
-	case sessiontree.TypeCustom:
+	case cv.State:
 		d.add(x.line(e, sessiontree.StateName(x.s.Format)+" "+idSpan(text.Or(e.CustomType, "custom"))+" (not shown)"))
 	default:
 		d.add(x.line(e, "Entry of type "+idSpan(e.Type)+" (not shown)"))
@@ -137,21 +143,15 @@ func (x *exporter) entry(i int) *entryDoc {
 	return d
 }
 
-// message draws a message entry, by its role.
-func (x *exporter) message(d *entryDoc, i int) {
+// message draws a message entry of kind k.
+func (x *exporter) message(d *entryDoc, i int, m *sessiontree.Message, k cv.Kind) {
 	e := x.path[i]
-	b, err := e.Decode()
-	if err != nil || b.Message == nil {
-		x.unreadable(d, e)
-		return
-	}
-	m := b.Message
-	switch m.Role {
-	case sessiontree.RoleUser:
+	switch k {
+	case cv.Prompt:
 		x.userMessage(d, e, m)
-	case sessiontree.RoleAssistant:
+	case cv.Reply:
 		x.assistantMessage(d, i, m)
-	case sessiontree.RoleToolResult:
+	case cv.ToolResult:
 		if len(m.Results) == 0 {
 			x.toolResult(d, i, m)
 			break
@@ -163,10 +163,8 @@ func (x *exporter) message(d *entryDoc, i int) {
 				x.toolResult(d, i, one)
 			}
 		}
-	case sessiontree.RoleBashExecution:
+	case cv.Command:
 		x.bashExecution(d, e, m)
-	case sessiontree.RoleCustom:
-		x.custom(d, e, m.CustomType, m.Display, m.Content)
 	default:
 		d.add(x.line(e, "Message of role "+idSpan(m.Role)+" (not shown)"))
 	}
@@ -195,31 +193,26 @@ func (x *exporter) userMessage(d *entryDoc, e *sessiontree.Entry, m *sessiontree
 // text, thinking and tool calls, then how it stopped when not normally.
 func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) {
 	e := x.path[i]
-	// Its calls, for the results that follow (see callFor).
-	calls := map[string]call{}
-	defer x.setCalls(i, calls)
 	title := "Assistant"
 	if m.Model != "" {
 		title += " (" + idSpan(m.Model) + ")"
 	}
 	d.add(x.heading(e, title))
+	x.hold(e)
 	n := len(d.blocks)
 	for _, blk := range m.Content {
-		switch blk.Type {
-		case "text":
-			if strings.TrimSpace(blk.Text) != "" {
-				d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
-			}
-		case "thinking":
-			if blk.Redacted {
-				d.add("*Thinking (redacted by the provider)*")
-			} else if strings.TrimSpace(blk.Thinking) != "" {
-				d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
-			}
-		case "toolCall":
+		switch cv.PartOf(&blk) {
+		case cv.Blank:
+		case cv.Text:
+			d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
+		case cv.RedactedThinking:
+			d.add("*Thinking (redacted by the provider)*")
+		case cv.Thinking:
+			d.addPart(&part{class: classThinking, kind: kindThinking, content: clean(blk.Thinking), info: "text", label: "Thinking"})
+		case cv.ToolCall:
 			c := x.toolCall(d, blk)
-			if _, dup := calls[blk.ID]; blk.ID != "" && !dup {
-				calls[blk.ID] = c // the first with an id, as the page shows it
+			if _, dup := x.made[blk.ID]; !dup && blk.ID != "" {
+				x.made[blk.ID] = c
 			}
 		default:
 			x.otherBlock(d, blk)
@@ -239,16 +232,16 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 // stopNote says how a reply stopped when it did not end normally: "" when
 // it did.
 func stopNote(m *sessiontree.Message) string {
-	switch m.StopReason {
-	case "error":
+	switch cv.StopOf(m) {
+	case cv.Failed:
 		return "**Error:** " + inlineText(shorten(text.Or(m.ErrorMessage, "the request failed"), 2000))
-	case "aborted":
+	case cv.Aborted:
 		s := "**Aborted**"
 		if m.ErrorMessage != "" {
 			s += ": " + inlineText(shorten(m.ErrorMessage, 2000))
 		}
 		return s
-	case "length":
+	case cv.Cut:
 		return "*Stopped: the output reached the length limit.*"
 	}
 	return ""
@@ -390,46 +383,41 @@ func makeCall(name string, args map[string]any) call {
 	return c
 }
 
-// setCalls keeps the calls of the assistant message at index i of the
-// path. Written in order (sequential), only the last message's are kept:
-// an older one's are decoded again if a result answers it.
-func (x *exporter) setCalls(i int, calls map[string]call) {
-	if x.sequential {
-		clear(x.calls)
-	}
-	x.calls[x.path[i].Index] = calls
-}
-
-// callFor is the call that the tool result at index i of the path answers
-// (its id: a Claude Code line may answer several), found as the page finds
-// it (sessiontree.PairCalls): a read's output is shown in its file's
-// language, and its heading names the call.
+// callFor is the call the result with the id, in the entry at index i of
+// the path, answers (conversation.Context.CallOf; a Claude Code line
+// answering several calls answers them all in one message): a read's
+// output is shown in its file's language, and its heading names the call.
 func (x *exporter) callFor(i int, id string) (call, bool) {
-	if x.pairs == nil {
-		x.pairs = sessiontree.PairCalls(x.s)
+	e := x.path[i]
+	tc, ok := x.model.Pairs.CallOf(e)
+	if !ok || id == "" {
+		return call{}, false
 	}
-	tc, ok := x.pairs.AnswersCall(x.path[i], id)
+	x.hold(tc.Message)
+	if c, ok := x.made[id]; ok {
+		return c, true // made as its reply was drawn
+	}
+	c, ok := x.model.CallIn(tc.Message, id)
 	if !ok {
 		return call{}, false
 	}
-	j := tc.Message.Index
-	calls, ok := x.calls[j]
-	if !ok {
-		calls = map[string]call{}
-		if b, err := tc.Message.Decode(); err == nil && b.Message != nil {
-			for _, blk := range b.Message.Content {
-				if blk.Type == "toolCall" && blk.ID != "" {
-					if _, dup := calls[blk.ID]; !dup {
-						args, _ := sessiontree.DecodeArguments(blk.Arguments)
-						calls[blk.ID] = makeCall(blk.Name, args)
-					}
-				}
-			}
-		}
-		x.calls[j] = calls
+	args, _ := sessiontree.DecodeArguments(c.Args)
+	return makeCall(c.Name, args), true
+}
+
+// hold notes that callFor reads the calls of message m now (x.made holds
+// them as its reply's toolCall made them, when drawn). Written in
+// order (sequential), the calls of the message before are not asked for
+// again, and are not held.
+func (x *exporter) hold(m *sessiontree.Entry) {
+	if x.lastCalls == m {
+		return
 	}
-	c, ok := calls[id]
-	return c, ok
+	if x.sequential && x.lastCalls != nil {
+		x.model.Forget(x.lastCalls)
+	}
+	x.lastCalls = m
+	clear(x.made)
 }
 
 // callSummary is a path or a command for a heading: its first line, cut
@@ -486,25 +474,13 @@ func (x *exporter) suffix(e *sessiontree.Entry) string {
 	return s
 }
 
-func modelName(provider, model string) string {
-	if provider == "" {
-		return model
-	}
-	return provider + "/" + model
-}
+// modelName is conversation.ModelName (header.go names models too).
+func modelName(provider, model string) string { return cv.ModelName(provider, model) }
 
-// editDiff is the diff an edit tool's result carries in details.diff.
+// editDiff is the diff an edit tool's result carries
+// (conversation.EditDiff), clean.
 func editDiff(details jsontext.Value) string {
-	if len(details) == 0 {
-		return ""
-	}
-	var det struct {
-		Diff string `json:"diff"`
-	}
-	if err := jsonUnmarshal(details, &det); err != nil {
-		return ""
-	}
-	return strings.TrimRight(clean(det.Diff), "\n")
+	return strings.TrimRight(clean(cv.EditDiff(details)), "\n")
 }
 
 // extLanguage names a file's language for a fence by its extension, which

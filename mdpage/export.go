@@ -25,8 +25,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-
+	cv "canopy/conversation"
 	"canopy/internal/text"
 	"canopy/sessiontree"
 )
@@ -125,15 +124,15 @@ type exporter struct {
 	skip  int                  // entries of the path before From
 	links *linker
 	z     *sanitizer
-	// The tool calls of assistant messages, by entry index and by
-	// call id, as tool results need them (see callFor).
-	calls      map[int]map[string]call
-	pairs      *sessiontree.Pairs // which call a result answers, as the page pairs them
+	// model pairs the calls with their results (see callFor).
+	model      *cv.Context
+	lastCalls  *sessiontree.Entry // the message whose calls callFor read last
+	made       map[string]call    // lastCalls's calls, by id, as toolCall made them
 	sequential bool               // entries are built in order, each once (writeAll)
 }
 
 func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {
-	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), calls: map[int]map[string]call{}}
+	x := &exporter{s: s, o: o, leaf: s.Leaf, z: newSanitizer(), model: cv.New(s), made: map[string]call{}}
 	if o.Leaf != nil {
 		if x.leaf = s.Entry(o.Leaf.ID); x.leaf == nil {
 			return nil, fmt.Errorf("markdown: leaf %q is not in the session", o.Leaf.ID)
@@ -270,5 +269,3 @@ func details(summary, body, cut string) string {
 	}
 	return s + "\n\n</details>"
 }
-
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

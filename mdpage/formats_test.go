@@ -45,3 +45,34 @@ func TestResultNamesItsCall(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedReplyCalls: a reply written over several lines makes its
+// calls on its earlier lines; each result's heading names its call, as the
+// page's card does (the calls were once looked up in the last line only,
+// and the headings of the results of parallel calls named none).
+func TestStreamedReplyCalls(t *testing.T) {
+	md := export(t, load(t, "../testdata/claude/session.jsonl"), Options{})
+	for _, want := range []string{
+		"#### Tool result · `bash` `go test ./...`",
+		"#### Tool result · `grep` `/work/p`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no %q in:\n%s", want, md)
+		}
+	}
+}
+
+// TestResultCallFromEarlierTurn: a result answering a call of a reply
+// before the last one is still shown with its call.
+func TestResultCallFromEarlierTurn(t *testing.T) {
+	s := loadBytes(t, session(
+		user("go"),
+		assistant(callBlock("c1", "read", map[string]any{"path": "a.go"})),
+		assistant(textBlock("waiting")),
+		result("c1", "read", "package a"),
+	))
+	md := export(t, s, Options{})
+	if !strings.Contains(md, "#### Tool result · `read` `a.go`") || !strings.Contains(md, "```go") {
+		t.Errorf("the result is not shown with its call:\n%s", md)
+	}
+}

@@ -124,14 +124,6 @@ func (p *Pairs) Answers(res *Entry) (ToolCall, bool) {
 	return call, ok
 }
 
-// AnswersCall is the call with the id that res answers (one of the
-// several a Claude Code line may answer; Answers for its first), by the
-// rule above.
-func (p *Pairs) AnswersCall(res *Entry, id string) (ToolCall, bool) {
-	call, _, ok := p.answered(res, id)
-	return call, ok
-}
-
 // answered is the call with the id that res answers, by the rule above,
 // with k the first of the message's calls with the id.
 func (p *Pairs) answered(res *Entry, id string) (call ToolCall, k int, ok bool) {
