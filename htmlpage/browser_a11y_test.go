@@ -122,12 +122,17 @@ type a11yPage struct {
 	long bool // checked in two views, not all: axe takes 20 s and more on each
 }
 
-// a11yPages are the demo page, the real sessions of the shared corpus
-// (when it is there) and a generated branched session.
+// a11yPages are the demo page, a Claude Code and a Codex page (their
+// folded records, context and streamed replies), the real sessions of the
+// shared corpus (when it is there) and a generated branched session.
 func a11yPages(t *testing.T) []a11yPage {
 	t.Helper()
 	dir := t.TempDir()
 	pages := []a11yPage{{"demo", writePage(t, demoSession(t), dir, "demo"), false}}
+	for _, f := range []string{"../testdata/claude/session.jsonl", "../testdata/codex/rollout.jsonl"} {
+		name := filepath.Base(filepath.Dir(f))
+		pages = append(pages, a11yPage{name, writePage(t, load(t, f), dir, name), false})
+	}
 	real, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
 	if len(real) == 0 {
 		t.Logf("no real sessions in %s: checking the demo and a generated page only", corpusDir)
