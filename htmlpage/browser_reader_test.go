@@ -34,6 +34,7 @@ type drawerState struct {
 	Open, Expanded, FocusInside, ButtonReachable bool
 	// Inert: the page behind the drawer (the content and the skip link).
 	Inert bool
+	Where string // the button's box and what is at its centre, for a failure's message
 }
 
 func (tb *tab) drawer() drawerState {
@@ -49,6 +50,7 @@ func (tb *tab) drawer() drawerState {
     Expanded: b.getAttribute("aria-expanded") === "true",
     FocusInside: s.contains(document.activeElement),
     ButtonReachable: r.top >= 0 && r.bottom <= innerHeight && (hit === b || b.contains(hit)),
+    Where: Math.round(r.top) + ".." + Math.round(r.bottom) + " of " + innerHeight + ", hit " + (hit ? hit.tagName + "#" + hit.id + "." + hit.className : "nothing"),
     Inert: document.getElementById("content").inert && document.querySelector(".skip-link").inert,
   };
 })()`)
@@ -85,7 +87,7 @@ func TestBrowserPhoneDrawer(t *testing.T) {
 	tb.Click("closing the drawer", `document.getElementById("drawer-close")`)
 	for _, c := range closes {
 		if st := tb.drawer(); !st.ButtonReachable {
-			t.Fatalf("before opening the drawer for %s: the Tree button is out of view or covered", c.name)
+			t.Fatalf("before opening the drawer for %s: the Tree button is out of view or covered (%s)", c.name, st.Where)
 		}
 		if st := tb.drawer(); st.Inert {
 			t.Fatalf("before opening the drawer for %s: the page is inert", c.name)
