@@ -116,6 +116,8 @@ func costNotes(c sessiontree.Cost) []string {
 func costCell(st *sessiontree.Stats) (cell, title string) {
 	c := st.Cost()
 	switch {
+	case c.Unknown && st.NoTokens:
+		return "—", "unknown: the session records neither tokens nor prices"
 	case c.Unknown:
 		return "—", "unknown: no price for the models used"
 	case c.Estimated:

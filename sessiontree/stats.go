@@ -30,11 +30,16 @@ type Stats struct {
 	EstimatedCost  float64 `json:"estimatedCost"`
 	CostEstimated  bool    `json:"costEstimated"`
 	UnpricedModels []Model `json:"unpricedModels"`
+	// NoTokens: the format records tokens, not prices, and no reply
+	// recorded any (a Codex rollout without token counts): the cost is
+	// unknown, not zero. Tokens recorded as zero cost zero.
+	NoTokens bool `json:"noTokens,omitzero"`
 }
 
 // Stats sums the given entries (for example s.Entries, or a path).
 func (s *Session) Stats(entries []*Entry) Stats {
 	st := Stats{Entries: len(entries), Messages: map[string]int{}, Models: []Model{}, UnpricedModels: []Model{}}
+	unrecorded := 0 // replies that record no usage, of a format whose cost is estimated from tokens
 	a := AgentOf(s.Format)
 	est := estimator{on: a.EstimateCost, noModelFree: a.NoModelUnbilled}
 	seen := map[Model]bool{}
@@ -56,6 +61,9 @@ func (s *Session) Stats(entries []*Entry) Stats {
 				st.Usage.add(e.Usage)
 				addModel(Model{e.Provider, e.Model})
 				est.add(&st, e)
+				if est.on && e.Usage == nil && (e.Model != "" || !est.noModelFree) {
+					unrecorded++
+				}
 				switch e.StopReason {
 				case "error":
 					st.Errors++
@@ -74,6 +82,8 @@ func (s *Session) Stats(entries []*Entry) Stats {
 			st.CompactionUsage.add(e.Usage)
 		}
 	}
+	u := st.Usage
+	st.NoTokens = unrecorded > 0 && u.Input+u.Output+u.CacheRead+u.CacheWrite == 0 && u.Cost.Total == 0
 	return st
 }
 
@@ -152,7 +162,7 @@ func (st *Stats) Cost() Cost {
 	return Cost{
 		USD:       min(recorded+st.EstimatedCost, math.MaxFloat64),
 		Estimated: st.CostEstimated,
-		Unknown:   len(st.UnpricedModels) > 0 && !st.CostEstimated && recorded == 0,
+		Unknown:   (len(st.UnpricedModels) > 0 || st.NoTokens) && !st.CostEstimated && recorded == 0,
 		Unpriced:  st.UnpricedModels,
 	}
 }

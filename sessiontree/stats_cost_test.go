@@ -72,6 +72,10 @@ func TestEstimatedCostRules(t *testing.T) {
 			Cost{USD: 0.5045, Estimated: true}},
 		{"synthetic: not billed", []string{claude("a", "null", "<synthetic>", "", tok)}, Cost{}},
 		{"no tokens: nothing to price", []string{claude("a", "null", "claude-nonesuch-9", "", none)}, Cost{}},
+		// No usage recorded at all (a Codex rollout without token counts):
+		// the cost is unknown, never $0.
+		{"no usage recorded: unknown", []string{`{"type":"assistant","uuid":"a","parentUuid":null,"sessionId":"s","timestamp":"2026-01-01T00:00:00Z",` +
+			`"message":{"id":"ma","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"hi"}]}}`}, Cost{Unknown: true}},
 		// 10,000 cache writes, 4,000 of them to the one-hour cache: 6,000
 		// at $3.75 and 4,000 at twice the input price, $6 a million.
 		{"one-hour cache writes", []string{claude("a", "null", "claude-sonnet-4-5-20250929", "",

@@ -12,13 +12,15 @@ const TitleRunes = 80
 // Title is what a person calls the session: its own name (Name: pi's
 // session_info, oh-my-pi's title, Claude Code's custom-title, ai-title,
 // agent-name or summary, Codex's thread name), else the line its first
-// real prompt is known by (PromptTitle), else "". The page, the Markdown,
+// real prompt is known by (PromptTitle), else its first slash command
+// ("/orchestrator create a TODO app"), else "". The page, the Markdown,
 // the archive index and `canopy list` (from a Peek, with the same rules)
 // all title a session by it.
 func (s *Session) Title() string {
 	if s.Name != "" {
 		return text.Clip(s.Name, TitleRunes)
 	}
+	command := "" // the first slash command: the title when nothing was typed
 	for _, e := range s.Entries {
 		if e.Type != TypeMessage || e.Role != RoleUser || e.Bookkeeping || s.GraftOf(e) != nil {
 			continue
@@ -28,6 +30,20 @@ func (s *Session) Title() string {
 			continue
 		}
 		if t := PromptTitle(typedPrompt(b.Message.Content)); t != "" {
+			return t
+		}
+		if command == "" {
+			command = PromptTitle(slashCommandOf(b.Message.Content))
+		}
+	}
+	return command
+}
+
+// slashCommandOf is the text of blocks that is a slash command ("/review
+// the parser"), "" when there is none.
+func slashCommandOf(blocks Blocks) string {
+	for _, blk := range blocks {
+		if t := strings.TrimSpace(blk.Text); blk.Type == "text" && slashCommand(t) {
 			return t
 		}
 	}

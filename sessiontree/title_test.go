@@ -75,6 +75,9 @@ func TestSessionTitle(t *testing.T) {
 			claude("a", "null", "user", "", `"Why does the build fail?"`),
 			`{"type":"custom-title","customTitle":"Build failure","sessionId":"s"}`,
 		}, "Build failure"},
+		{"claude: only a slash command", []string{
+			claude("a", "null", "user", "", `"<command-message>orchestrator is running</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create a TODO app</command-args>"`),
+		}, "/orchestrator create a TODO app"},
 		{"claude: tool results only", []string{
 			claude("a", "null", "user", "", `[{"type":"tool_result","tool_use_id":"t","content":"ok"}]`),
 		}, ""},
