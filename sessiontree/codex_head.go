@@ -170,14 +170,6 @@ func (w *walker) codexUsage(u *codexUsage) error {
 	})
 }
 
-// contextKinds are the custom types of the messages that are context
-// the model was given, not turns (Entry.IsContext): Codex's developer and
-// system prompts and the context it writes as the user.
-var contextKinds = map[string]bool{
-	"developer": true, "system": true, "environment context": true, "user instructions": true,
-	"AGENTS.md": true, "permissions": true,
-}
-
 // codexInjected are the user messages Codex writes itself, by the tag
 // their text starts with, and the custom type they are shown as (hidden:
 // the model saw them, the user did not type them).

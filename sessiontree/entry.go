@@ -111,10 +111,20 @@ type Entry struct {
 
 // IsContext tells a message that is the context a harness gave the model,
 // not a turn of the conversation: its system and developer prompts, the
-// environment, instructions (the custom types its reader declares in
-// contextKinds). Writers fold it.
+// environment, instructions (the custom types in contextKinds). Writers
+// fold it.
 func (e *Entry) IsContext() bool {
 	return e.Type == TypeMessage && e.Role == RoleCustom && contextKinds[e.CustomType]
+}
+
+// contextKinds are the custom types the readers give the messages that
+// are context: Codex's developer and system prompts and what it writes as
+// the user (codexInjected); Claude Code's meta lines (isMeta: a slash
+// command or skill expanded into the prompt it stands for).
+var contextKinds = map[string]bool{
+	"developer": true, "system": true, "environment context": true, "user instructions": true,
+	"AGENTS.md": true, "permissions": true,
+	"meta": true,
 }
 
 // ParentGuessedNote is what the page and the Markdown say on an entry
