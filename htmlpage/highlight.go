@@ -111,7 +111,7 @@ const (
 	// JavaScript, one short token after another) at 0.25-0.3 MB/s; 512 KB
 	// is then half a second for ordinary code and two at worst, where a
 	// 4 MB JSON string took 8.8 s and 10 MB 89 s. (Those are chroma's own
-	// speeds; through fastlex, code goes 3-7 times as fast, and
+	// speeds; through fastlex, code goes 6-15 times as fast, and
 	// the bounds, unchanged, leave room.)
 	MaxHighlightBytes = 512 << 10
 	// MaxHighlightLineBytes is the longest line a block may hold to be

@@ -13,40 +13,15 @@
 // emitters and mutators, in the same order) with its own copy of chroma's
 // loop (LexerState.Iterator, in run.go), and:
 //   - per state, keeps a table from ASCII rune to the rules that can start
-//     a match with it (table.go), from regexp2's own analysis of each
-//     expression (the first runes and FindOptimizations it computes for
-//     its unanchored searches, prefilter.go): the others are not tried;
-//   - calls regexp2 without allocating a Match (FindRunesMatches);
+//     a match with it (table.go): the others are not tried at all;
+//   - matches most rules itself (native.go, nmatch.go), on regexp2's own
+//     parse of the expression, without a regexp2 call; the rest go to
+//     regexp2 without allocating a Match (FindRunesMatches), after a
+//     prefilter from regexp2's own analysis (prefilter.go);
 //   - queues the tokens a match emits instead of an iterator per token,
 //     and gives groups as slices of the text (emit.go);
 //   - runs the nested lexing chroma's emitters start (Using, UsingSelf,
 //     UsingByGroup, as parts of ByGroups) through itself.
-//
-// What it pays (issue 34; 2-core EPYC shared with other work, medians of
-// 5-7 alternating runs, `canopy export FILE -o OUT`, wall seconds, the
-// binary with fastlex against the same with chroma's lexers alone):
-// code-10MB 0.22 against 0.59, a 10 MB Claude Code transcript
-// (sessiongen.GenerateAgent, 640 turns) 0.16 against 0.23, a 2 MB one
-// 0.065 against 0.119, before-compaction 0.061 against 0.073,
-// large-session 0.053 against 0.053, code-100k 4.3 against 11.9; gen-100k,
-// with little code, the same. Lexing alone (`go test ./internal/fastlex
-// -run X -bench RealCode -count 5`: Go, Python, JavaScript, TypeScript and
-// shell files found on the machine, and a diff), 3 to 7 times as fast as
-// chroma (2.9 on the diff, 6.7 on Python).
-//
-// It had its own backtracking matcher for most rules too (native.go,
-// nmatch.go: 813 lines), removed (issue 34) as it did not pay its way: it
-// halved the lexing left (BenchmarkRealCode at 6c06c67, the matcher
-// switched off by a flag for the middle figure; ms, chroma / fastlex
-// without it / with it: go/net/http/server.go 60.6/10.4/5.9, go/parser
-// 63.3/9.8/5.1, argparse.py 77.1/12.0/4.8, tar's unpack.js 17.6/4.2/2.3, a
-// TypeScript file 25.2/6.9/3.3, mkerrors.sh 1.8/0.45/0.32, a diff
-// 6.4/2.2/2.2: the table and loop give 80-95% of the gain), but of a whole
-// export it saved 13% of code-10MB (0.195 s against 0.224; the export as
-// above, each binary built from 6c06c67 with and without it), 2-6% of the
-// corpus sessions and of a 2 MB Claude Code transcript, nothing on a 10 MB
-// one nor on gen-100k, and 13-19% of code-100k, the heaviest benchmark
-// input (3.5-4.0 s against 4.3-4.6).
 //
 // What it cannot drive exactly is left to chroma: a lexer that is not a
 // *chroma.RegexLexer (but for Markdown's front-matter wrapper, whose
@@ -57,8 +32,21 @@
 // as chroma keeps them; its unexported ones are read only by chroma's own
 // loop, which fastlex replaces. It reads three unexported fields of
 // chroma.RegexLexer (readInternals); TestDriven fails when chroma changes
-// them. FuzzTokens, FuzzCustomLexer and TestRealText hold it to chroma's
-// tokens, FuzzTables its tables to regexp2's matches.
+// them. FuzzTokens, FuzzCustomLexer, TestRealText and FuzzNative hold it
+// to chroma and regexp2; FuzzTables holds the first-character tables and
+// the prefilter to regexp2's matches.
+//
+// What each part pays (issue 34's rule: a hand-written replacement stays
+// only where it pays more than about 15% on realistic input). Lexing real
+// code alone (go test ./internal/fastlex -run X -bench RealCode), ms for
+// chroma / the tables and loop without the native matcher / all of it:
+// net/http/server.go 60.6 / 10.4 / 5.9, go/parser 63.3 / 9.8 / 5.1,
+// argparse.py 77.1 / 12.0 / 4.8, a TypeScript file 25.2 / 6.9 / 3.3. Of a
+// whole export (canopy export, medians of alternating runs), the native
+// matcher saves 13% on code-10MB and 13-19% on code-100k, 2-6% on the
+// corpus and Claude Code sessions, nothing on gen-100k: it was measured
+// out of the code and put back, because without it the code-heavy
+// benchmark exports 13-19% slower and no benchmark input may export slower.
 package fastlex
 
 import (

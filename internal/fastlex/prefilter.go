@@ -1,6 +1,10 @@
 package fastlex
 
-import "github.com/dlclark/regexp2/v2/syntax"
+import (
+	"strings"
+
+	"github.com/dlclark/regexp2/v2/syntax"
+)
 
 // A prefilter is what regexp2's analysis of a rule's expression (the
 // FindOptimizations it computes to find where an unanchored search may
@@ -19,13 +23,24 @@ type prefilter struct {
 	hasChar  bool
 }
 
-// newPrefilter is the prefilter of regexp2's FindOptimizations o of the
-// unanchored expression (see analyse); the zero prefilter (no condition)
-// when regexp2 finds nothing simple.
-func newPrefilter(o *syntax.FindOptimizations) prefilter {
-	if o == nil {
+// newPrefilter analyses chroma's compiled expression expr; the zero
+// prefilter (no condition) when it is not in chroma's form or regexp2
+// finds nothing simple.
+func newPrefilter(expr string) prefilter {
+	unanchored, ok := strings.CutPrefix(expr, `\G`)
+	if !ok {
 		return prefilter{}
 	}
+	tree, err := syntax.Parse(unanchored, syntax.ParseOptions{})
+	if err != nil {
+		return prefilter{}
+	}
+	code, err := syntax.Write(tree)
+	if err != nil || code.RightToLeft || code.FindOptimizations == nil {
+		return prefilter{}
+	}
+	code.PrepareCharSetASCIIBitmaps()
+	o := code.FindOptimizations
 	p := prefilter{min: o.MinRequiredLength}
 	switch o.FindMode {
 	case syntax.LeadingString_LeftToRight:
@@ -69,16 +84,4 @@ func (p *prefilter) ok(text []rune, pos int) bool {
 		}
 	}
 	return false
-}
-
-func hasPrefix(s, prefix []rune) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i, r := range prefix {
-		if s[i] != r {
-			return false
-		}
-	}
-	return true
 }

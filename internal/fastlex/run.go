@@ -18,6 +18,7 @@ type run struct {
 	queueAt      int
 	scratch      []string // the groups of rules whose emitters are known (ruleInfo.known)
 	newlineAdded bool
+	m            matcher // for the rules the engine matches itself
 
 	// text is l.Text as a string, and offsets (when it is not ASCII) the
 	// byte offset of each rune and of the end: a group is a slice of text.
@@ -209,6 +210,21 @@ func (r *run) try(ri *ruleInfo) (groups []string, named map[string]string, ok bo
 	pos := l.Pos
 	if !ri.pre.ok(l.Text, pos) {
 		return nil, nil, false
+	}
+	if ri.nat != nil {
+		matched, known := r.m.match(ri.nat, l.Text, pos)
+		if known && !matched {
+			return nil, nil, false
+		}
+		if known {
+			groups = r.groups(ri)
+			for s := range groups {
+				if from := r.m.caps[2*s]; from >= 0 {
+					groups[s] = r.slice(from, r.m.caps[2*s+1])
+				}
+			}
+			return groups, r.named(ri, groups), true
+		}
 	}
 	err := ri.rule.Regexp.FindRunesMatches(l.Text, pos, func(m regexp2.MatchView) bool {
 		if at, _, found := m.GroupRange(0); !found || at != pos {

@@ -3,7 +3,6 @@ package fastlex
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/dlclark/regexp2/v2/syntax"
@@ -34,13 +33,20 @@ type stateTable struct {
 
 // ruleInfo is what the engine needs about one compiled rule.
 type ruleInfo struct {
-	rule  *chroma.CompiledRule
-	first *syntax.CharSet // the runes a match can start with; nil: tried at every rune
-	pre   prefilter       // more that a match needs (prefilter.go)
-	slots []int           // the group number of each capture slot, in the order chroma lists groups
-	names []string        // each slot's name, for NamedGroups
-	known bool            // the emitter and mutator are chroma's own, and read no more than the groups they are given
-	emit  *plan           // how to emit the rule's groups; nil when it has no emitter
+	rule *chroma.CompiledRule
+	// The runes a match can start with: regexp2's set (first), else for a
+	// native rule its own (firstASCII, firstNonASCII, when hasFirst); with
+	// neither, the rule is tried at every rune.
+	first         *syntax.CharSet
+	firstASCII    [2]uint64
+	firstNonASCII bool
+	hasFirst      bool
+	pre           prefilter // more that a match needs, from regexp2's analysis
+	nat           *native   // when not nil, the engine matches the rule itself (native.go)
+	slots         []int     // the group number of each capture slot, in the order chroma lists groups
+	names         []string  // each slot's name, for NamedGroups
+	known         bool      // the emitter and mutator are chroma's own, and read no more than the groups they are given
+	emit          *plan     // how to emit the rule's groups; nil when it has no emitter
 }
 
 // newTable builds rl's tables: an error when rl cannot be driven exactly.
@@ -84,9 +90,8 @@ func (st *stateTable) index() {
 	st.at[128] = uint32(len(st.ascii))
 }
 
-// newRuleInfo studies r; its first-rune set and prefilter only when
-// withFirst (a rule met while lexing, not in the tables, is tried
-// everywhere).
+// newRuleInfo studies r; its first-rune set only when withFirst (a rule
+// met while lexing, not in the tables, is tried everywhere).
 func newRuleInfo(r *chroma.CompiledRule, withFirst bool) *ruleInfo {
 	ri := &ruleInfo{
 		rule:  r,
@@ -94,8 +99,23 @@ func newRuleInfo(r *chroma.CompiledRule, withFirst bool) *ruleInfo {
 		names: r.Regexp.GetGroupNames(),
 		known: knownMutator(r.Mutator),
 	}
-	if withFirst {
-		ri.first, ri.pre = analyse(r.Regexp.String())
+	// One parse for both the native rule and the first-rune set (the
+	// native rule is built first: regexp2's writer changes the tree's
+	// capture map).
+	expr := r.Regexp.String()
+	tree, err := syntax.Parse(expr, syntax.ParseOptions{})
+	if err == nil {
+		if nat := newNative(tree); nat != nil && nat.slots == len(ri.slots) {
+			ri.nat = nat
+		}
+		if withFirst && ri.nat != nil {
+			ri.firstASCII, ri.firstNonASCII, ri.hasFirst = ri.nat.firstRunes()
+		} else if withFirst {
+			ri.first = firstRunes(tree) // regexp2's writer: more costly
+		}
+	}
+	if withFirst && ri.nat == nil {
+		ri.pre = newPrefilter(expr) // the native matcher fails as fast
 	}
 	if r.Type != nil {
 		ri.emit = newPlan(r.Type)
@@ -106,38 +126,29 @@ func newRuleInfo(r *chroma.CompiledRule, withFirst bool) *ruleInfo {
 
 // mayStart reports whether a match of the rule can start with c.
 func (ri *ruleInfo) mayStart(c rune) bool {
-	return ri.first == nil || ri.first.Contains(c)
+	switch {
+	case ri.hasFirst && c < 128:
+		return ri.firstASCII[c/64]&(1<<(c%64)) != 0
+	case ri.hasFirst:
+		return ri.firstNonASCII
+	case ri.first != nil:
+		return ri.first.Contains(c)
+	}
+	return true
 }
 
-// analyse is what regexp2 knows, for its own unanchored searches, of
-// where a match of chroma's compiled expression expr can start: the set
-// of runes it can start with (Code.FcPrefix; nil when it can match the
-// empty string or the set is not known) and the prefilter of its
-// FindOptimizations. A match of chroma's `\G(?flags)(?:pattern)` at a
-// position is a match of `(?flags)(?:pattern)` starting there, so what
-// regexp2 rules out as a start of the latter cannot match the former.
-// One parse and one write of the expression, as regexp2.Compile makes
-// with no options, as chroma compiles; the zero answer (try everywhere)
-// when expr is not in chroma's form.
-func analyse(expr string) (*syntax.CharSet, prefilter) {
-	unanchored, ok := strings.CutPrefix(expr, `\G`)
-	if !ok {
-		return nil, prefilter{}
-	}
-	tree, err := syntax.Parse(unanchored, syntax.ParseOptions{})
-	if err != nil {
-		return nil, prefilter{}
-	}
+// firstRunes is the set of runes a match of the parsed expression can
+// start with, as regexp2 computes it for its own searches (Code.FcPrefix,
+// from the same parse regexp2.Compile makes with no options, as chroma
+// compiles); nil when it can match the empty string or the set is not
+// known.
+func firstRunes(tree *syntax.RegexTree) *syntax.CharSet {
 	code, err := syntax.Write(tree)
-	if err != nil || code.RightToLeft {
-		return nil, prefilter{}
+	if err != nil || code.FcPrefix == nil || code.RightToLeft {
+		return nil
 	}
 	code.PrepareCharSetASCIIBitmaps()
-	var first *syntax.CharSet
-	if code.FcPrefix != nil {
-		first = &code.FcPrefix.PrefixSet
-	}
-	return first, newPrefilter(code.FindOptimizations)
+	return &code.FcPrefix.PrefixSet
 }
 
 // knownMutator reports whether m is nil or one of chroma's mutators that
