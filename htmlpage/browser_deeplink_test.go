@@ -138,3 +138,38 @@ func TestBrowserClickRow(t *testing.T) {
 	}
 	tb.Clean()
 }
+
+// TestBrowserDeepLinkIntoTurn: a link to a later line of a streamed reply
+// lands on its target inside the turn's card, and a link to a record
+// folded into a turn opens the fold and lands on the record.
+func TestBrowserDeepLinkIntoTurn(t *testing.T) {
+	t.Parallel()
+	s, err := sessiontree.LoadFile("../testdata/claude/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	page := writePage(t, s, t.TempDir(), "turn")
+	tb := newTab(t)
+	for _, c := range []struct{ id, in string }{
+		{"a3", `article.k-assistant`},   // a later line of a streamed reply: a target in its card
+		{"h1", `details.records[open]`}, // a hook record: in the open fold of its turn
+	} {
+		tb.Open(withQuery(page, url.Values{"targetId": {c.id}}))
+		type state struct{ Exists, Target, InView, Inside bool }
+		st := eval[state](tb, `(() => {
+  const el = entryOf(`+jsString(c.id)+`);
+  const r = el ? el.getBoundingClientRect() : null;
+  return {
+    Exists: !!el,
+    Target: !!el && el.classList.contains("target"),
+    InView: !!r && r.top >= -1 && r.top < innerHeight,
+    Inside: !!el && !!el.parentElement.closest(`+jsString(c.in)+`),
+  };
+})()`)
+		if !st.Exists || !st.Target || !st.InView || !st.Inside {
+			t.Errorf("a link to %s: %+v, want it on the page, marked, in view and inside %s", c.id, st, c.in)
+		}
+	}
+	tb.Clean()
+}
