@@ -360,17 +360,23 @@ func timeParse(ts string) (time.Time, error) { return time.Parse(time.RFC3339Nan
 // blocks start, and its tree row is written here, by the worker that
 // draws its card.
 func (r *Renderer) streamedParts(ec *entryContext, v *entryView, e *sessiontree.Entry, m *sessiontree.Message) {
-	from := 0
+	from, owner := 0, e
 	for _, sl := range m.Streamed {
 		at := min(max(sl.Block, from), len(m.Content))
-		r.blockParts(ec, v, e, m.Content[from:at])
+		r.blockParts(ec, v, owner, m.Content[from:at])
 		from = at
 		if ce := ec.s.Entry(sl.ID); ce != nil && ce.Continues {
 			v.Parts = append(v.Parts, part{Anchor: domID(ce.ID)})
 			ec.gatherRow(ce.Index, continuedBody)
+			// The calls a later line made are its own where its reader
+			// keeps them there (Codex's items); else they are the turn's.
+			owner = e
+			if len(ce.CallIDs) > 0 {
+				owner = ce
+			}
 		}
 	}
-	r.blockParts(ec, v, e, m.Content[from:])
+	r.blockParts(ec, v, owner, m.Content[from:])
 }
 
 // continuedBody is what a later line of a streamed reply decodes to: an

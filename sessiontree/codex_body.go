@@ -17,6 +17,9 @@ type codexDecoder struct {
 	// calls holds the apply_patch calls by call id: the diff their
 	// results show is their patch.
 	calls map[string]*Entry
+	// groups holds the later items of each reply by its first
+	// (codexState.turn): the first decodes to all their blocks.
+	groups map[*Entry][]*Entry
 }
 
 // codexRecord is what decoding reads of a line, leniently.
@@ -64,6 +67,9 @@ func (d *codexDecoder) decode(e *Entry, raw []byte) (*Body, error) {
 	if e.Role == RoleCustom {
 		m.CustomType, m.Display = e.CustomType, e.Display
 	}
+	if e.Role == RoleAssistant && !e.Continues && len(d.groups[e]) > 0 {
+		return d.turn(e, p, m)
+	}
 	switch p.Type {
 	case "message":
 		m.Content = codexContent(p.Content)
@@ -95,6 +101,45 @@ func (d *codexDecoder) decode(e *Entry, raw []byte) (*Body, error) {
 		m.Content = textBlock(jsonText(p.Message))
 	}
 	return &Body{Message: m}, nil
+}
+
+// turn decodes a reply written as several items: the first's blocks,
+// then each later item's, where Message.Streamed says.
+func (d *codexDecoder) turn(e *Entry, p *codexItem, m *Message) (*Body, error) {
+	m.Content = d.itemBlocks(e, p)
+	for _, o := range d.groups[e] {
+		var more Blocks
+		err := o.withRaw(func(raw jsontext.Value) error {
+			op, err := codexItemOf(raw)
+			if err == nil {
+				more = d.itemBlocks(o, op)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		m.Streamed = append(m.Streamed, StreamedLine{ID: o.ID, Block: len(m.Content)})
+		m.Content = append(m.Content, more...)
+	}
+	return &Body{Message: m}, nil
+}
+
+// itemBlocks are the blocks of one item of a reply.
+func (d *codexDecoder) itemBlocks(e *Entry, p *codexItem) Blocks {
+	switch p.Type {
+	case "message":
+		return codexContent(p.Content)
+	case "reasoning":
+		return reasoningBlocks(p)
+	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
+		return Blocks{codexCall(e, p)}
+	case "agent_message":
+		return textBlock(jsonText(p.Message))
+	case "agent_reasoning", "agent_reasoning_raw_content":
+		return Blocks{{Type: "thinking", Thinking: string(p.Text)}}
+	}
+	return nil
 }
 
 // searchText is what a rollout keeps of a web search's result: what was

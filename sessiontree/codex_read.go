@@ -8,10 +8,14 @@ type codexState struct {
 	// repeat: the events are then the repeats.
 	hasUser, hasAgent, hasReasoning bool
 
-	prev            *Entry // the entry before, the parent of the next
-	model, effort   string // the last turn_context's
-	provider        string
-	replied         *Entry // the last entry the model wrote, for its usage
+	prev          *Entry // the entry before, the parent of the next
+	model, effort string // the last turn_context's
+	provider      string
+	replied       *Entry // the last entry the model wrote, for its usage
+	// head is the first item of the reply being written (its reasoning,
+	// calls and message are one turn of speech: one card), nil when the
+	// last entry that is not bookkeeping was no reply item.
+	head            *Entry
 	total, lastUsed float64
 	details         map[detailKey]*Detail
 	names           map[string]string // each call's tool, by call id
@@ -21,7 +25,7 @@ type codexState struct {
 
 func newCodexState(s *Session, lines []codexLine) *codexState {
 	c := &codexState{s: s, header: -1, provider: "openai", details: map[detailKey]*Detail{},
-		names: map[string]string{}, dec: &codexDecoder{calls: map[string]*Entry{}}}
+		names: map[string]string{}, dec: &codexDecoder{calls: map[string]*Entry{}, groups: map[*Entry][]*Entry{}}}
 	seen := false // a line that is an object
 	for i := range lines {
 		l := &lines[i]
@@ -126,6 +130,37 @@ func (c *codexState) resolve(l *codexLine) {
 			c.replied = e
 		}
 	}
+	c.turn(l)
+}
+
+// turn makes the items of one reply (reasoning, calls, the message, with
+// no result or prompt between them) one turn of speech, as a reply Claude
+// Code streams over several lines is: the first item holds the turn (its
+// calls counted there, its usage given to it), the later ones Continue
+// it and are drawn in its card, each keeping its own line, id and calls.
+// Bookkeeping between them (token counts, events) does not end a turn.
+func (c *codexState) turn(l *codexLine) {
+	e := l.entry
+	if e.Bookkeeping || e.Type == TypeCustom {
+		return
+	}
+	if e.Type != TypeMessage || e.Role != RoleAssistant || l.kind == cError || l.kind == cAborted {
+		c.head = nil
+		return
+	}
+	h := c.head
+	if h == nil || h.Model != e.Model {
+		c.head = e
+		return
+	}
+	e.Continues = true
+	h.ToolCalls += e.ToolCalls
+	e.ToolCalls = 0
+	if e.StopReason != "" {
+		h.StopReason = e.StopReason
+	}
+	c.replied = h
+	c.dec.groups[h] = append(c.dec.groups[h], e)
 }
 
 // searchEnd makes a web_search_end event the result of its search: the

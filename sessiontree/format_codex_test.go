@@ -38,7 +38,7 @@ func checkCodexRollout(t *testing.T, s *Session) {
 	checkCodexKinds(t, s)
 	checkCodexCalls(t, s)
 	for id, want := range map[string]Usage{
-		"L9":  {Input: 3000, CacheRead: 1000, Output: 60, TotalTokens: 4060},
+		"L8":  {Input: 3000, CacheRead: 1000, Output: 60, TotalTokens: 4060}, // L8 and L9 are one reply: its first item holds it
 		"L20": {Input: 200, CacheRead: 4000, Output: 80, TotalTokens: 4280},
 		"L24": {Input: 100, CacheRead: 4200, Output: 40, TotalTokens: 4340},
 	} {
@@ -111,8 +111,14 @@ func checkCodexKinds(t *testing.T, s *Session) {
 	if got := onlyText(t, "L34", msg(t, s, "L34").Content); got != "Reconnecting... 1/5" {
 		t.Errorf("L34 %q", got)
 	}
-	if m := msg(t, s, "L8"); len(m.Content) != 1 || m.Content[0].Thinking != "**Looking for the flag definitions**" {
-		t.Errorf("L8 %+v", m.Content)
+	// A reply's items (reasoning L8, the call L9) are one turn: L8 decodes
+	// to both, and says where L9's block starts; L9 continues it.
+	if m := msg(t, s, "L8"); !reflect.DeepEqual(blockTypes(m.Content), []string{"thinking", "toolCall"}) ||
+		m.Content[0].Thinking != "**Looking for the flag definitions**" || !reflect.DeepEqual(m.Streamed, []StreamedLine{{ID: "L9", Block: 1}}) {
+		t.Errorf("L8 %+v, streamed %+v", m.Content, m.Streamed)
+	}
+	if h, c := mustEntry(t, s, "L8"), mustEntry(t, s, "L9"); h.Continues || !c.Continues || h.ToolCalls != 1 || c.ToolCalls != 0 {
+		t.Errorf("L8 continues %v with %d calls, L9 continues %v with %d", h.Continues, h.ToolCalls, c.Continues, c.ToolCalls)
 	}
 	if m := msg(t, s, "L27"); !reflect.DeepEqual(blockTypes(m.Content), []string{"text", "image"}) || m.Content[1].MimeType != "image/png" {
 		t.Errorf("L27 %+v", m.Content)
@@ -140,7 +146,7 @@ func checkCodexCalls(t *testing.T, s *Session) {
 		{"L40", "L41", "call_plan1", "update_plan", `{"plan":[{"status":"completed","step":"Add the flag"},{"status":"in_progress","step":"Print the config"}]}`},
 	} {
 		e := mustEntry(t, s, c.call)
-		if !reflect.DeepEqual(e.CallIDs, []string{c.id}) || e.ToolCalls != 1 {
+		if !reflect.DeepEqual(e.CallIDs, []string{c.id}) || e.ToolCalls != 1 && !e.Continues { // a later item's call counts in its turn
 			t.Errorf("%s calls %v", c.call, e.CallIDs)
 		}
 		m := msg(t, s, c.call)
@@ -177,14 +183,15 @@ func TestCodexEventsOnly(t *testing.T) {
 		ids:    lineIDs(2, 6), leaf: "L6",
 		check: func(t *testing.T, s *Session) {
 			// Without response items the events are the messages.
-			if got := ctxRefs(s.Context(s.Leaf)); !reflect.DeepEqual(got, []string{"user:L2", "assistant:L4", "assistant:L5"}) {
+			// The reasoning (L4) and the reply (L5) are one turn.
+			if got := ctxRefs(s.Context(s.Leaf)); !reflect.DeepEqual(got, []string{"user:L2", "assistant:L4"}) {
 				t.Errorf("context %v", got)
 			}
 			if got := onlyText(t, "L5", msg(t, s, "L5").Content); got != "It is a small CLI that converts CSV to JSON." {
 				t.Errorf("L5 %q", got)
 			}
-			if u := mustEntry(t, s, "L5").Usage; u == nil || u.Output != 30 {
-				t.Errorf("L5 usage %+v", u)
+			if u := mustEntry(t, s, "L4").Usage; u == nil || u.Output != 30 {
+				t.Errorf("L4 usage %+v", u)
 			}
 			if m := msg(t, s, "L4"); m.Content[0].Type != "thinking" {
 				t.Errorf("L4 %+v", m.Content)
@@ -206,7 +213,7 @@ func TestCodexLegacy(t *testing.T) {
 			if s.Header.ID != "5f9e0c1a-2b3d-4e5f-8a9b-0c1d2e3f4a5b" || s.FormatVersion != "" || s.Header.Cwd != "/work/old" {
 				t.Errorf("header %+v", s.Header)
 			}
-			want := []string{"custom:L3", "user:L4", "assistant:L6", "assistant:L7", "toolResult:L8", "assistant:L9"}
+			want := []string{"custom:L3", "user:L4", "assistant:L6", "toolResult:L8", "assistant:L9"} // L6 and L7: one reply
 			if got := ctxRefs(s.Context(s.Leaf)); !reflect.DeepEqual(got, want) {
 				t.Errorf("context %v", got)
 			}
