@@ -80,7 +80,7 @@ func sessionStats(s *sessiontree.Session, path []*sessiontree.Entry) ([]statsRow
 	rows := []statsRow{statsRowOf("Active path", pathStats), statsRowOf("Whole tree", treeStats)}
 	if len(path) == len(s.Entries) {
 		rows = rows[:1] // one branch: the path is the tree
-		rows[0].Name = "Session"
+		rows[0].Name = "Whole session" // not "Session", the id's label above it
 	}
 	var models []string
 	for _, m := range treeStats.Models {
