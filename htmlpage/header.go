@@ -79,7 +79,7 @@ func sessionStats(s *sessiontree.Session, path []*sessiontree.Entry) ([]statsRow
 	pathStats, treeStats := s.Stats(path), s.Stats(s.Entries)
 	rows := []statsRow{statsRowOf("Active path", pathStats), statsRowOf("Whole tree", treeStats)}
 	if len(path) == len(s.Entries) {
-		rows = rows[:1] // one branch: the path is the tree
+		rows = rows[:1]                // one branch: the path is the tree
 		rows[0].Name = "Whole session" // not "Session", the id's label above it
 	}
 	var models []string
