@@ -71,12 +71,9 @@ func (d *codexDecoder) decode(e *Entry, raw []byte) (*Body, error) {
 		return d.turn(e, p, m)
 	}
 	switch p.Type {
-	case "message":
-		m.Content = codexContent(p.Content)
-	case "reasoning":
-		m.Content = reasoningBlocks(p)
-	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
-		m.Content = Blocks{codexCall(e, p)}
+	case "message", "reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call",
+		"agent_message", "agent_reasoning", "agent_reasoning_raw_content":
+		m.Content = d.itemBlocks(e, p)
 	case "function_call_output", "custom_tool_call_output":
 		return &Body{Message: m}, d.result(e, p, m)
 	case "user_message":
@@ -86,10 +83,6 @@ func (d *codexDecoder) decode(e *Entry, raw []byte) (*Body, error) {
 		for _, u := range urls {
 			m.Content = append(m.Content, imageBlock(string(u)))
 		}
-	case "agent_message":
-		m.Content = textBlock(jsonText(p.Message))
-	case "agent_reasoning", "agent_reasoning_raw_content":
-		m.Content = Blocks{{Type: "thinking", Thinking: string(p.Text)}}
 	case "error":
 		m.ErrorMessage = jsonText(p.Message)
 	case "turn_aborted":
@@ -125,7 +118,8 @@ func (d *codexDecoder) turn(e *Entry, p *codexItem, m *Message) (*Body, error) {
 	return &Body{Message: m}, nil
 }
 
-// itemBlocks are the blocks of one item of a reply.
+// itemBlocks are the blocks of one item a reply is written in (and of
+// the events that stand for them).
 func (d *codexDecoder) itemBlocks(e *Entry, p *codexItem) Blocks {
 	switch p.Type {
 	case "message":

@@ -70,6 +70,7 @@ func (c *codexState) line(l *codexLine, isHeader bool) {
 	// an item, everything else kept as extension state, and the turn
 	// contexts, even those that change the model.
 	e.Bookkeeping = e.Type == TypeCustom || l.kind == cTurnContext
+	c.turn(l)
 	e.Detail = c.detail(l)
 	if c.prev != nil {
 		e.ParentID = c.prev.ID
@@ -130,7 +131,6 @@ func (c *codexState) resolve(l *codexLine) {
 			c.replied = e
 		}
 	}
-	c.turn(l)
 }
 
 // turn makes the items of one reply (reasoning, calls, the message, with
@@ -141,7 +141,7 @@ func (c *codexState) resolve(l *codexLine) {
 // Bookkeeping between them (token counts, events) does not end a turn.
 func (c *codexState) turn(l *codexLine) {
 	e := l.entry
-	if e.Bookkeeping || e.Type == TypeCustom {
+	if e.Bookkeeping {
 		return
 	}
 	if e.Type != TypeMessage || e.Role != RoleAssistant || l.kind == cError || l.kind == cAborted {
