@@ -11,43 +11,88 @@ import (
 // members. Every member is lenient: a value of the wrong type reads as
 // absent, never costs the line.
 
-// claudeHead is what the load reads of one line.
+// claudeHead is what the load reads of one line. Its fields are declared
+// here, once: the walker's switch that reads them is generated from their
+// tags (walk_gen.go).
+//
+//sessiontree:walk
 type claudeHead struct {
 	image bool // the line holds a picture (fastpath.ScanJSON)
 
-	Type, Subtype, Timestamp, SessionID, Cwd, Version lstr
+	Type      lstr `json:"type"`
+	Subtype   lstr `json:"subtype"`
+	Timestamp lstr `json:"timestamp"`
+	SessionID lstr `json:"sessionId"`
+	Cwd       lstr `json:"cwd"`
+	Version   lstr `json:"version"`
 
-	UUID, ParentUUID, LogicalParentUUID optStr
+	UUID              optStr `json:"uuid"`
+	ParentUUID        optStr `json:"parentUuid"`
+	LogicalParentUUID optStr `json:"logicalParentUuid"`
 
-	Sidechain, Meta, CompactSummary, APIError lbool
+	Sidechain      lbool `json:"isSidechain"`
+	Meta           lbool `json:"isMeta"`
+	CompactSummary lbool `json:"isCompactSummary"`
+	APIError       lbool `json:"isApiErrorMessage"`
 
-	Summary, LeafUUID, CustomTitle, AITitle, AgentName lstr
+	Summary     lstr `json:"summary"`
+	LeafUUID    lstr `json:"leafUuid"`
+	CustomTitle lstr `json:"customTitle"`
+	AITitle     lstr `json:"aiTitle"`
+	AgentName   lstr `json:"agentName"`
+	CostUSD     lnum `json:"costUSD"`               // old versions: the cost of an assistant message
+	AgentID     lstr `json:"agentId"`               // a subagent's lines: the agent's id
+	UsedAgentID lstr `json:"toolUseResult.agentId"` // the subagent a Task/Agent call ran
 
-	AgentID     lstr // a subagent's lines: the agent's id
-	UsedAgentID lstr // toolUseResult.agentId: the subagent a Task/Agent call ran
+	Content   []byte `json:"content"` // of a system line, raw: valid while the line is
+	PreTokens lnum   `json:"compactMetadata.preTokens"`
 
-	PreTokens lnum // compactMetadata.preTokens
-	CostUSD   lnum // old versions: the cost of an assistant message
+	AttachmentType lstr `json:"attachment.type"`
+	HookName       lstr `json:"attachment.hookName"`
+	HookEvent      lstr `json:"attachment.hookEvent"`
 
-	Content    []byte // "content" of a system line, raw: valid while the line is
-	Attachment struct{ Type, HookName, HookEvent lstr }
-	Msg        claudeHeadMessage
+	Msg claudeHeadMessage `json:"message"`
 }
 
 // claudeHeadMessage is what the load reads of a line's "message".
+//
+//sessiontree:walk
 type claudeHeadMessage struct {
-	Set                         bool
-	ID, Role, Model, StopReason lstr
-	Usage                       claudeUsage
-	Content                     []byte        // raw: valid while the line is
-	Blocks                      claudeContent // what Content holds
+	Set        bool
+	ID         lstr              `json:"id"`
+	Role       lstr              `json:"role"`
+	Model      lstr              `json:"model"`
+	StopReason lstr              `json:"stop_reason"`
+	Usage      claudeUsage       `json:"usage"`
+	Content    claudeHeadContent `json:"content"`
 }
 
 // claudeUsage is an Anthropic usage object.
+//
+//sessiontree:walk
 type claudeUsage struct {
-	Set                                     bool
-	Input, Output, CacheRead, CacheCreation lnum
-	CacheCreation1h                         lnum // cache_creation.ephemeral_1h_input_tokens
+	Set             bool
+	Input           lnum `json:"input_tokens"`
+	Output          lnum `json:"output_tokens"`
+	CacheRead       lnum `json:"cache_read_input_tokens"`
+	CacheCreation   lnum `json:"cache_creation_input_tokens"`
+	CacheCreation1h lnum `json:"cache_creation.ephemeral_1h_input_tokens"`
+}
+
+// claudeHeadContent is a message's content, raw (valid while the line
+// is), and what the load reads of it, read once: a tool result's text can
+// be most of the line.
+type claudeHeadContent struct {
+	Raw    []byte
+	Blocks claudeContent
+}
+
+func (w *walker) claudeHeadContent(c *claudeHeadContent) error {
+	w.ws()
+	start := w.i
+	blocks, err := w.content()
+	c.Raw, c.Blocks = w.b[start:w.i], blocks
+	return err
 }
 
 // usage is u as pi records it; nil when there was none.
@@ -74,89 +119,10 @@ func decodeClaudeHead(raw []byte, h *claudeHead) error {
 	}
 	h.image = image
 	w := walker{b: raw}
-	if _, err := w.object(func(name []byte) error { return w.claudeMember(string(name), h) }); err != nil {
+	if _, err := w.objectClaudeHead(h); err != nil {
 		return err
 	}
 	return w.end()
-}
-
-func (w *walker) claudeMember(name string, h *claudeHead) error {
-	switch name {
-	case "type":
-		return w.lstr(&h.Type)
-	case "subtype":
-		return w.lstr(&h.Subtype)
-	case "timestamp":
-		return w.lstr(&h.Timestamp)
-	case "sessionId":
-		return w.lstr(&h.SessionID)
-	case "cwd":
-		return w.lstr(&h.Cwd)
-	case "version":
-		return w.lstr(&h.Version)
-	case "uuid":
-		return w.optStr(&h.UUID)
-	case "parentUuid":
-		return w.optStr(&h.ParentUUID)
-	case "logicalParentUuid":
-		return w.optStr(&h.LogicalParentUUID)
-	case "isSidechain":
-		return w.lbool(&h.Sidechain)
-	case "isMeta":
-		return w.lbool(&h.Meta)
-	case "isCompactSummary":
-		return w.lbool(&h.CompactSummary)
-	case "isApiErrorMessage":
-		return w.lbool(&h.APIError)
-	case "summary":
-		return w.lstr(&h.Summary)
-	case "leafUuid":
-		return w.lstr(&h.LeafUUID)
-	case "customTitle":
-		return w.lstr(&h.CustomTitle)
-	case "aiTitle":
-		return w.lstr(&h.AITitle)
-	case "agentName":
-		return w.lstr(&h.AgentName)
-	case "costUSD":
-		return w.lnum(&h.CostUSD)
-	case "agentId":
-		return w.lstr(&h.AgentID)
-	case "toolUseResult":
-		return w.members(func(n string) error {
-			if n == "agentId" {
-				return w.lstr(&h.UsedAgentID)
-			}
-			return w.skip()
-		})
-	case "content":
-		raw, err := w.rawValue()
-		h.Content = raw
-		return err
-	case "compactMetadata":
-		return w.members(func(n string) error {
-			if n == "preTokens" {
-				return w.lnum(&h.PreTokens)
-			}
-			return w.skip()
-		})
-	case "attachment":
-		a := &h.Attachment
-		return w.members(func(n string) error {
-			switch n {
-			case "type":
-				return w.lstr(&a.Type)
-			case "hookName":
-				return w.lstr(&a.HookName)
-			case "hookEvent":
-				return w.lstr(&a.HookEvent)
-			}
-			return w.skip()
-		})
-	case "message":
-		return w.claudeMessage(&h.Msg)
-	}
-	return w.skip()
 }
 
 // members reads an object's members with field; any other value is
@@ -167,53 +133,6 @@ func (w *walker) members(field func(name string) error) error {
 	}
 	_, err := w.object(func(name []byte) error { return field(string(name)) })
 	return err
-}
-
-func (w *walker) claudeMessage(m *claudeHeadMessage) error {
-	*m = claudeHeadMessage{Set: w.kind() == '{'}
-	return w.members(func(n string) error {
-		switch n {
-		case "id":
-			return w.lstr(&m.ID)
-		case "role":
-			return w.lstr(&m.Role)
-		case "model":
-			return w.lstr(&m.Model)
-		case "stop_reason":
-			return w.lstr(&m.StopReason)
-		case "content":
-			// Read once: a tool result's text can be most of the line.
-			w.ws()
-			start := w.i
-			c, err := w.content()
-			m.Content, m.Blocks = w.b[start:w.i], c
-			return err
-		case "usage":
-			u := &m.Usage
-			*u = claudeUsage{Set: w.kind() == '{'}
-			return w.members(func(n string) error {
-				switch n {
-				case "input_tokens":
-					return w.lnum(&u.Input)
-				case "output_tokens":
-					return w.lnum(&u.Output)
-				case "cache_read_input_tokens":
-					return w.lnum(&u.CacheRead)
-				case "cache_creation_input_tokens":
-					return w.lnum(&u.CacheCreation)
-				case "cache_creation":
-					return w.members(func(n string) error {
-						if n == "ephemeral_1h_input_tokens" {
-							return w.lnum(&u.CacheCreation1h)
-						}
-						return w.skip()
-					})
-				}
-				return w.skip()
-			})
-		}
-		return w.skip()
-	})
 }
 
 // claudeContent is what the load reads of a message's content.

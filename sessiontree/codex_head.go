@@ -9,35 +9,57 @@ import (
 // What the load reads of a Codex rollout line ({"timestamp", "type",
 // "payload"}), with the walker, after fastpath.ScanJSON checked it.
 
-// codexHead is what the load reads of one line.
+// codexHead is what the load reads of one line. Its fields are declared
+// here, once: the walker's switch that reads them is generated from their
+// tags (walk_gen.go).
+//
+//sessiontree:walk
 type codexHead struct {
-	Type, Timestamp lstr
-	P               codexPayload
+	Type      lstr         `json:"type"`
+	Timestamp lstr         `json:"timestamp"`
+	P         codexPayload `json:"payload"`
 	// A rollout of before September 2025 has no envelope: its first line
 	// is the session's meta ({"id", "timestamp", "instructions", "git"}),
 	// the others bare response items, and {"record_type": ...} markers.
-	ID                      lstr
-	RecordType              lstr
-	Legacy, HasRecord, Bare bool
+	ID           lstr    `json:"id"`
+	RecordType   seenStr `json:"record_type"`
+	Instructions seen    `json:"instructions"`
+	Git          seen    `json:"git"`
+	Legacy, Bare bool    // Legacy: it has instructions or git
 }
 
 // codexPayload is what the load reads of a line's payload.
+//
+//sessiontree:walk
 type codexPayload struct {
-	Set                          bool
-	Type, Role, Name, CallID, ID lstr
-	Model, Effort, Provider      lstr   // turn_context; session_meta's model_provider
-	Cwd, CLIVersion              lstr   // session_meta
-	ThreadName                   lstr   // thread_name_updated
-	Message                      []byte // raw: compacted's summary, valid while the line is
-	Last                         codexUsage
-	Total                        lnum // info.total_token_usage.total_tokens
-	Content                      []byte
+	Set        bool
+	Type       lstr       `json:"type"`
+	Role       lstr       `json:"role"`
+	Name       lstr       `json:"name"`
+	CallID     lstr       `json:"call_id"`
+	ID         lstr       `json:"id"`
+	Model      lstr       `json:"model"`          // turn_context
+	Effort     lstr       `json:"effort"`         // turn_context
+	Provider   lstr       `json:"model_provider"` // session_meta
+	Cwd        lstr       `json:"cwd"`            // session_meta
+	CLIVersion lstr       `json:"cli_version"`    // session_meta
+	ThreadName lstr       `json:"thread_name"`    // thread_name_updated
+	Message    []byte     `json:"message"`        // raw: compacted's summary, valid while the line is
+	Content    []byte     `json:"content"`
+	Last       codexUsage `json:"info.last_token_usage"`
+	Total      lnum       `json:"info.total_token_usage.total_tokens"`
 }
 
 // codexUsage is an OpenAI token usage.
+//
+//sessiontree:walk
 type codexUsage struct {
-	Set                                   bool
-	Input, Cached, Output, Reasoning, All lnum
+	Set       bool
+	Input     lnum `json:"input_tokens"`
+	Cached    lnum `json:"cached_input_tokens"`
+	Output    lnum `json:"output_tokens"`
+	Reasoning lnum `json:"reasoning_output_tokens"`
+	All       lnum `json:"total_tokens"`
 }
 
 // usage is u as pi records it: input less what was read from the cache.
@@ -58,26 +80,10 @@ func decodeCodexHead(raw []byte, h *codexHead) error {
 		return decodeHead(raw, &x) // the same errors as pi's lines
 	}
 	w := walker{b: raw}
-	if _, err := w.object(func(name []byte) error {
-		switch string(name) {
-		case "type":
-			return w.lstr(&h.Type)
-		case "timestamp":
-			return w.lstr(&h.Timestamp)
-		case "payload":
-			return w.codexPayload(&h.P)
-		case "id":
-			return w.lstr(&h.ID)
-		case "record_type":
-			h.HasRecord = true
-			return w.lstr(&h.RecordType)
-		case "instructions", "git":
-			h.Legacy = true
-		}
-		return w.skip()
-	}); err != nil {
+	if _, err := w.objectCodexHead(h); err != nil {
 		return err
 	}
+	h.Legacy = bool(h.Instructions || h.Git)
 	if err := w.end(); err != nil {
 		return err
 	}
@@ -85,7 +91,7 @@ func decodeCodexHead(raw []byte, h *codexHead) error {
 		// A bare response item: the line is its payload.
 		h.Bare = true
 		w = walker{b: raw}
-		return w.codexPayload(&h.P)
+		return w.setCodexPayload(&h.P)
 	}
 	return nil
 }
@@ -95,79 +101,6 @@ func decodeCodexHead(raw []byte, h *codexHead) error {
 var responseItemTypes = map[string]bool{
 	"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
 	"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true, "web_search_call": true,
-}
-
-func (w *walker) codexPayload(p *codexPayload) error {
-	*p = codexPayload{Set: w.kind() == '{'}
-	return w.members(func(n string) error {
-		switch n {
-		case "type":
-			return w.lstr(&p.Type)
-		case "role":
-			return w.lstr(&p.Role)
-		case "name":
-			return w.lstr(&p.Name)
-		case "call_id":
-			return w.lstr(&p.CallID)
-		case "id":
-			return w.lstr(&p.ID)
-		case "model":
-			return w.lstr(&p.Model)
-		case "effort":
-			return w.lstr(&p.Effort)
-		case "model_provider":
-			return w.lstr(&p.Provider)
-		case "cwd":
-			return w.lstr(&p.Cwd)
-		case "cli_version":
-			return w.lstr(&p.CLIVersion)
-		case "thread_name":
-			return w.lstr(&p.ThreadName)
-		case "message":
-			raw, err := w.rawValue()
-			p.Message = raw
-			return err
-		case "content":
-			raw, err := w.rawValue()
-			p.Content = raw
-			return err
-		case "info":
-			return w.members(func(n string) error {
-				switch n {
-				case "last_token_usage":
-					return w.codexUsage(&p.Last)
-				case "total_token_usage":
-					return w.members(func(n string) error {
-						if n == "total_tokens" {
-							return w.lnum(&p.Total)
-						}
-						return w.skip()
-					})
-				}
-				return w.skip()
-			})
-		}
-		return w.skip()
-	})
-}
-
-func (w *walker) codexUsage(u *codexUsage) error {
-	*u = codexUsage{Set: w.kind() == '{'}
-	return w.members(func(n string) error {
-		switch n {
-		case "input_tokens":
-			return w.lnum(&u.Input)
-		case "cached_input_tokens":
-			return w.lnum(&u.Cached)
-		case "output_tokens":
-			return w.lnum(&u.Output)
-		case "reasoning_output_tokens":
-			return w.lnum(&u.Reasoning)
-		case "total_tokens":
-			return w.lnum(&u.All)
-		}
-		return w.skip()
-	})
 }
 
 // codexInjected are the user messages Codex writes itself, by the tag

@@ -53,7 +53,12 @@
 //     in order, and the first that says yes reads the input.
 //  2. read: the entries, in file order, into s. A line format decodes its
 //     lines with decodeRecords and a type with a decodeRaw method
-//     (newSlabDecoder); each line gives an Entry, begun with Entry.start,
+//     (newSlabDecoder); the fields it reads of a line are declared once,
+//     in a struct marked //sessiontree:walk with json tags (a tag may name
+//     a member of a member: "info.total_token_usage.total_tokens"), and
+//     go generate writes the walker's switch that reads them (walk_gen.go;
+//     a type of the format's own is read by the walker method named after
+//     it). Each line gives an Entry, begun with Entry.start,
 //     with an ID (L<n> when the format has none), its ParentID as written
 //     (or the entry before's, for a chain), Type and Role in pi's terms
 //     (TypeMessage, RoleUser, RoleAssistant, ...), a Detail (s.noDetail

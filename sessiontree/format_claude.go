@@ -143,15 +143,15 @@ func (l *claudeLine) decode(src *source) {
 		l.user(&h)
 	case typ == "system":
 		l.system(&h)
-	case typ == "attachment" && strings.HasPrefix(string(h.Attachment.Type), "hook_"):
-		name := string(h.Attachment.HookName)
+	case typ == "attachment" && strings.HasPrefix(string(h.AttachmentType), "hook_"):
+		name := string(h.HookName)
 		if name == "" {
-			name = string(h.Attachment.HookEvent)
+			name = string(h.HookEvent)
 		}
 		l.message(RoleCustom, "hook"+prefixed(": ", name), false, false)
 		e.Bookkeeping = true
 	case typ == "attachment":
-		l.meta("attachment" + prefixed(": ", string(h.Attachment.Type)))
+		l.meta("attachment" + prefixed(": ", string(h.AttachmentType)))
 	default:
 		l.metaLine(typ, &h)
 	}
@@ -191,7 +191,7 @@ func (l *claudeLine) assistant(h *claudeHead) {
 		e.StopReason = "error"
 	}
 	e.Usage = h.Msg.Usage.usage(h.CostUSD)
-	c := &h.Msg.Blocks
+	c := &h.Msg.Content.Blocks
 	e.CallIDs, e.ToolCalls, l.callNames = c.callIDs, c.calls, c.callNames
 	if len(c.agents) > 0 {
 		l.extra().agents = c.agents
@@ -213,17 +213,17 @@ func claudeStopReason(r string) string {
 
 func (l *claudeLine) user(h *claudeHead) {
 	l.main, l.msgLine = !l.sidechain, true
-	c := &h.Msg.Blocks
+	c := &h.Msg.Content.Blocks
 	if l.sidechain && l.entry.ParentID == "" {
 		// The prompt a subagent was given: what ties a sidechain to the
 		// call that ran it when nothing else does (claude_agents.go).
-		l.extra().prompt = contentText(h.Msg.Content)
+		l.extra().prompt = contentText(h.Msg.Content.Raw)
 	}
 	switch {
 	case bool(h.CompactSummary):
 		l.message(RoleCustom, "compact summary", false, true)
 		x := l.extra()
-		x.compactSummary, x.compactText = true, contentText(h.Msg.Content)
+		x.compactSummary, x.compactText = true, contentText(h.Msg.Content.Raw)
 	case c.results > 0:
 		l.message(RoleToolResult, "", false, false)
 		l.entry.ToolCallID = c.result

@@ -141,8 +141,8 @@ func (l *codexLine) decode(src *source) {
 	if l.kind == cMeta {
 		l.custom = string(h.Type)
 		switch {
-		case h.HasRecord && h.Type == "":
-			l.custom = "record_type" + prefixed(": ", string(h.RecordType))
+		case h.RecordType.Seen && h.Type == "":
+			l.custom = "record_type" + prefixed(": ", string(h.RecordType.V))
 		case p.Type != "" && p.Set:
 			l.custom += ": " + string(p.Type)
 		}

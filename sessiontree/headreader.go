@@ -114,3 +114,30 @@ func (w *walker) blockHeads(b *blockHeads) error {
 		return nil
 	})
 }
+
+// raw reads any value as its bytes (valid while the line is).
+func (w *walker) raw(p *[]byte) error {
+	raw, err := w.rawValue()
+	*p = raw
+	return err
+}
+
+// seen records that a member was there, whatever its value.
+type seen bool
+
+func (w *walker) seen(s *seen) error {
+	*s = true
+	return w.skip()
+}
+
+// seenStr records that a member was there, and its value when a string
+// (see lstr).
+type seenStr struct {
+	Seen bool
+	V    lstr
+}
+
+func (w *walker) seenStr(s *seenStr) error {
+	s.Seen = true
+	return w.lstr(&s.V)
+}

@@ -43,10 +43,10 @@ func (c *claudePeek) line(raw []byte) {
 	}
 	// What the loader reads as a typed prompt (claudeLine.user), less the
 	// slash commands: their text is a command's name, not a request.
-	blk := &h.Msg.Blocks
+	blk := &h.Msg.Content.Blocks
 	if h.Type == "user" && !bool(h.Sidechain) && !bool(h.Meta) && !bool(h.CompactSummary) &&
 		blk.results == 0 && blk.wrapper == wrapNone && c.p.Prompt == "" {
-		if b, err := claudeBlocks(h.Msg.Content); err == nil {
+		if b, err := claudeBlocks(h.Msg.Content.Raw); err == nil {
 			c.prompt(b)
 		}
 	}

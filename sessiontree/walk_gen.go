@@ -158,6 +158,226 @@ func (w *walker) objectBlockHead(v *blockHead) (isNull bool, err error) {
 	})
 }
 
+// objectClaudeHead reads an object's members into v's fields (see walker.object).
+func (w *walker) objectClaudeHead(v *claudeHead) (isNull bool, err error) {
+	return w.object(func(name []byte) error {
+		switch string(name) {
+		case "type":
+			return w.lstr(&v.Type)
+		case "subtype":
+			return w.lstr(&v.Subtype)
+		case "timestamp":
+			return w.lstr(&v.Timestamp)
+		case "sessionId":
+			return w.lstr(&v.SessionID)
+		case "cwd":
+			return w.lstr(&v.Cwd)
+		case "version":
+			return w.lstr(&v.Version)
+		case "uuid":
+			return w.optStr(&v.UUID)
+		case "parentUuid":
+			return w.optStr(&v.ParentUUID)
+		case "logicalParentUuid":
+			return w.optStr(&v.LogicalParentUUID)
+		case "isSidechain":
+			return w.lbool(&v.Sidechain)
+		case "isMeta":
+			return w.lbool(&v.Meta)
+		case "isCompactSummary":
+			return w.lbool(&v.CompactSummary)
+		case "isApiErrorMessage":
+			return w.lbool(&v.APIError)
+		case "summary":
+			return w.lstr(&v.Summary)
+		case "leafUuid":
+			return w.lstr(&v.LeafUUID)
+		case "customTitle":
+			return w.lstr(&v.CustomTitle)
+		case "aiTitle":
+			return w.lstr(&v.AITitle)
+		case "agentName":
+			return w.lstr(&v.AgentName)
+		case "costUSD":
+			return w.lnum(&v.CostUSD)
+		case "agentId":
+			return w.lstr(&v.AgentID)
+		case "toolUseResult":
+			return w.members(func(name string) error {
+				switch name {
+				case "agentId":
+					return w.lstr(&v.UsedAgentID)
+				}
+				return w.skip()
+			})
+		case "content":
+			return w.raw(&v.Content)
+		case "compactMetadata":
+			return w.members(func(name string) error {
+				switch name {
+				case "preTokens":
+					return w.lnum(&v.PreTokens)
+				}
+				return w.skip()
+			})
+		case "attachment":
+			return w.members(func(name string) error {
+				switch name {
+				case "type":
+					return w.lstr(&v.AttachmentType)
+				case "hookName":
+					return w.lstr(&v.HookName)
+				case "hookEvent":
+					return w.lstr(&v.HookEvent)
+				}
+				return w.skip()
+			})
+		case "message":
+			return w.setClaudeHeadMessage(&v.Msg)
+		}
+		return w.skip()
+	})
+}
+
+// objectClaudeHeadMessage reads an object's members into v's fields (see walker.object).
+func (w *walker) objectClaudeHeadMessage(v *claudeHeadMessage) (isNull bool, err error) {
+	return w.object(func(name []byte) error {
+		switch string(name) {
+		case "id":
+			return w.lstr(&v.ID)
+		case "role":
+			return w.lstr(&v.Role)
+		case "model":
+			return w.lstr(&v.Model)
+		case "stop_reason":
+			return w.lstr(&v.StopReason)
+		case "usage":
+			return w.setClaudeUsage(&v.Usage)
+		case "content":
+			return w.claudeHeadContent(&v.Content)
+		}
+		return w.skip()
+	})
+}
+
+// objectClaudeUsage reads an object's members into v's fields (see walker.object).
+func (w *walker) objectClaudeUsage(v *claudeUsage) (isNull bool, err error) {
+	return w.object(func(name []byte) error {
+		switch string(name) {
+		case "input_tokens":
+			return w.lnum(&v.Input)
+		case "output_tokens":
+			return w.lnum(&v.Output)
+		case "cache_read_input_tokens":
+			return w.lnum(&v.CacheRead)
+		case "cache_creation_input_tokens":
+			return w.lnum(&v.CacheCreation)
+		case "cache_creation":
+			return w.members(func(name string) error {
+				switch name {
+				case "ephemeral_1h_input_tokens":
+					return w.lnum(&v.CacheCreation1h)
+				}
+				return w.skip()
+			})
+		}
+		return w.skip()
+	})
+}
+
+// objectCodexHead reads an object's members into v's fields (see walker.object).
+func (w *walker) objectCodexHead(v *codexHead) (isNull bool, err error) {
+	return w.object(func(name []byte) error {
+		switch string(name) {
+		case "type":
+			return w.lstr(&v.Type)
+		case "timestamp":
+			return w.lstr(&v.Timestamp)
+		case "payload":
+			return w.setCodexPayload(&v.P)
+		case "id":
+			return w.lstr(&v.ID)
+		case "record_type":
+			return w.seenStr(&v.RecordType)
+		case "instructions":
+			return w.seen(&v.Instructions)
+		case "git":
+			return w.seen(&v.Git)
+		}
+		return w.skip()
+	})
+}
+
+// objectCodexPayload reads an object's members into v's fields (see walker.object).
+func (w *walker) objectCodexPayload(v *codexPayload) (isNull bool, err error) {
+	return w.object(func(name []byte) error {
+		switch string(name) {
+		case "type":
+			return w.lstr(&v.Type)
+		case "role":
+			return w.lstr(&v.Role)
+		case "name":
+			return w.lstr(&v.Name)
+		case "call_id":
+			return w.lstr(&v.CallID)
+		case "id":
+			return w.lstr(&v.ID)
+		case "model":
+			return w.lstr(&v.Model)
+		case "effort":
+			return w.lstr(&v.Effort)
+		case "model_provider":
+			return w.lstr(&v.Provider)
+		case "cwd":
+			return w.lstr(&v.Cwd)
+		case "cli_version":
+			return w.lstr(&v.CLIVersion)
+		case "thread_name":
+			return w.lstr(&v.ThreadName)
+		case "message":
+			return w.raw(&v.Message)
+		case "content":
+			return w.raw(&v.Content)
+		case "info":
+			return w.members(func(name string) error {
+				switch name {
+				case "last_token_usage":
+					return w.setCodexUsage(&v.Last)
+				case "total_token_usage":
+					return w.members(func(name string) error {
+						switch name {
+						case "total_tokens":
+							return w.lnum(&v.Total)
+						}
+						return w.skip()
+					})
+				}
+				return w.skip()
+			})
+		}
+		return w.skip()
+	})
+}
+
+// objectCodexUsage reads an object's members into v's fields (see walker.object).
+func (w *walker) objectCodexUsage(v *codexUsage) (isNull bool, err error) {
+	return w.object(func(name []byte) error {
+		switch string(name) {
+		case "input_tokens":
+			return w.lnum(&v.Input)
+		case "cached_input_tokens":
+			return w.lnum(&v.Cached)
+		case "output_tokens":
+			return w.lnum(&v.Output)
+		case "reasoning_output_tokens":
+			return w.lnum(&v.Reasoning)
+		case "total_tokens":
+			return w.lnum(&v.All)
+		}
+		return w.skip()
+	})
+}
+
 // objectHead reads an object's members into v's fields (see walker.object).
 func (w *walker) objectHead(v *head) (isNull bool, err error) {
 	return w.object(func(name []byte) error {
@@ -342,6 +562,46 @@ func (w *walker) ptrUsage(p **Usage) error {
 	if isNull {
 		*p = nil
 	}
+	return err
+}
+
+// setClaudeHeadMessage reads a claudeHeadMessage that records whether it was read (Set): reset, then the members of an object, or absent.
+func (w *walker) setClaudeHeadMessage(v *claudeHeadMessage) error {
+	*v = claudeHeadMessage{Set: w.kind() == '{'}
+	if !v.Set {
+		return w.skip()
+	}
+	_, err := w.objectClaudeHeadMessage(v)
+	return err
+}
+
+// setClaudeUsage reads a claudeUsage that records whether it was read (Set): reset, then the members of an object, or absent.
+func (w *walker) setClaudeUsage(v *claudeUsage) error {
+	*v = claudeUsage{Set: w.kind() == '{'}
+	if !v.Set {
+		return w.skip()
+	}
+	_, err := w.objectClaudeUsage(v)
+	return err
+}
+
+// setCodexPayload reads a codexPayload that records whether it was read (Set): reset, then the members of an object, or absent.
+func (w *walker) setCodexPayload(v *codexPayload) error {
+	*v = codexPayload{Set: w.kind() == '{'}
+	if !v.Set {
+		return w.skip()
+	}
+	_, err := w.objectCodexPayload(v)
+	return err
+}
+
+// setCodexUsage reads a codexUsage that records whether it was read (Set): reset, then the members of an object, or absent.
+func (w *walker) setCodexUsage(v *codexUsage) error {
+	*v = codexUsage{Set: w.kind() == '{'}
+	if !v.Set {
+		return w.skip()
+	}
+	_, err := w.objectCodexUsage(v)
 	return err
 }
 
