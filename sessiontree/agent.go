@@ -31,6 +31,11 @@ type Agent struct {
 	// estimates from package pricing; NoModelUnbilled: a message with no
 	// model is one the agent made itself (an API error), never billed.
 	EstimateCost, NoModelUnbilled bool
+	// FileTools are its tools, as its reader decodes them, that write
+	// the file their path, file_path, notebook_path or filePath argument
+	// names, beyond pi's write and edit (which readers decode the
+	// agent's own writes and edits as, where they can): Session.Touched.
+	FileTools []string
 }
 
 // AgentOf is what the reader of sessions of the format declares; the
