@@ -87,6 +87,7 @@ func TestBranchesPartition(t *testing.T) {
 			}
 			checkFigures(t, s, pairs, b, seed, i)
 		}
+		checkSubtrees(t, s, pairs, seed)
 		for _, e := range s.Entries {
 			if in[e] != 1 {
 				t.Errorf("seed %d: entry %s (%s) in %d branches", seed, e.ID, e.Type, in[e])
@@ -194,3 +195,28 @@ func TestBranchesClaude(t *testing.T) {
 // onPath reports whether e is on the active path (where bookkeeping is
 // part of the trunk: the path to the leaf is taken whole).
 func onPath(s *Session, e *Entry) bool { return slices.Contains(s.Path(s.Leaf), e) }
+
+// checkSubtrees: every entry's subtree figures, summed bottom up, are
+// Figures over the entries under it, gathered here by walking down.
+func checkSubtrees(t *testing.T, s *Session, pairs *Pairs, seed uint64) {
+	t.Helper()
+	touched := func(e *Entry) []string { return s.Touched([]*Entry{e}, pairs) }
+	subs := s.SubtreeFigures(func(*Entry) bool { return true }, touched)
+	for _, e := range s.Entries {
+		var under []*Entry
+		for stack := []*Entry{e}; len(stack) > 0; {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			under = append(under, x)
+			stack = append(stack, x.Children...)
+		}
+		want := s.Figures(under, pairs)
+		slices.Sort(want.Files)
+		got := subs[e]
+		if got.Entries != want.Entries || got.Turns != want.Turns || got.ToolCalls != want.ToolCalls || got.Tokens != want.Tokens ||
+			fmt.Sprintf("%.6f", got.Cost.USD) != fmt.Sprintf("%.6f", want.Cost.USD) || !got.First.Equal(want.First) ||
+			!got.Last.Equal(want.Last) || !slices.Equal(got.Files, want.Files) {
+			t.Fatalf("seed %d: subtree of %s: %+v, want %+v", seed, e.ID, got, want)
+		}
+	}
+}
