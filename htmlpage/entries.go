@@ -331,6 +331,9 @@ func (r *Renderer) callView(ec *entryContext, v *entryView, pc cv.Piece) *toolVi
 	tv := r.toolView(blk.Name, a, res, resultID)
 	if res == nil {
 		tv.Pending = true
+	} else if !res.IsError {
+		row := &ec.rows[pc.Owner.Index] // written by this worker only: it draws the owner's card
+		row.files = append(row.files, sessiontree.FileTargets(blk.Name, a, ec.s.Format)...)
 	}
 	if ec.convs != nil {
 		tv.Agents = r.subagentViews(ec, v, pc.Owner, blk.ID, a)

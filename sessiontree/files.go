@@ -1,6 +1,9 @@
 package sessiontree
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Touched lists the files the tools that ran among entries wrote, edited
 // or patched, each once, in the order first touched. A call counts when
@@ -29,7 +32,11 @@ func (s *Session) Touched(entries []*Entry, pairs *Pairs) []string {
 			if blk.Type != "toolCall" || !ownCall(e, blk.ID) {
 				continue
 			}
-			targets := fileTargets(blk, extra)
+			if blk.Name != "write" && blk.Name != "edit" && !slices.Contains(extra, blk.Name) {
+				continue
+			}
+			args, _ := DecodeArguments(blk.Arguments)
+			targets := fileTargets(blk.Name, args, extra)
 			if len(targets) == 0 || !ran(pairs.Result(e, blk.ID), blk.ID) {
 				continue
 			}
@@ -70,20 +77,20 @@ func ran(res *Entry, id string) bool {
 	return m != nil && !m.IsError
 }
 
+// FileTargets are the files a call of the tool name, with its arguments
+// decoded (DecodeArguments), in a session of the format, writes, edits or
+// patches (see Touched): for a writer that has the call and its result
+// decoded already, and tells whether it ran.
+func FileTargets(name string, args map[string]any, format string) []string {
+	return fileTargets(name, args, AgentOf(format).FileTools)
+}
+
 // fileTargets are the files a call writes, edits or patches: pi's write
 // and edit (and what readers decode as them) by their path, a patch by
 // the files its headers name, and the tools a reader's Agent declares
 // (FileTools) by their path.
-func fileTargets(blk *Block, extra []string) []string {
-	isFileTool := blk.Name == "write" || blk.Name == "edit"
-	for _, n := range extra {
-		isFileTool = isFileTool || blk.Name == n
-	}
-	if !isFileTool || len(blk.Arguments) == 0 {
-		return nil
-	}
-	args, err := DecodeArguments(blk.Arguments)
-	if err != nil {
+func fileTargets(name string, args map[string]any, extra []string) []string {
+	if name != "write" && name != "edit" && !slices.Contains(extra, name) {
 		return nil
 	}
 	if patch, ok := args["patch"].(string); ok {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -61,5 +63,67 @@ func TestInspectBranches(t *testing.T) {
 		if rows := strings.Count(text, "\n"); rows < len(got.Branches)+1 || !strings.Contains(text, "active") {
 			t.Errorf("%s: text form:\n%s", file, text)
 		}
+	}
+}
+
+// TestPageBranchFigures: the page's sidebar carries, on the first row of
+// every branch left, the figures of the subtree under it; where that
+// subtree is the one branch (no other forks from it), they are inspect
+// --branches' figures for it: turns, calls and files.
+func TestPageBranchFigures(t *testing.T) {
+	file := "../../testdata/demo/demo.jsonl"
+	code, page, errs := canopy(t, nil, "export", file, "-o", "-")
+	if code != exitOK {
+		t.Fatalf("export: %d %s", code, errs)
+	}
+	_, out, _ := canopy(t, nil, "inspect", "--branches", "--json", file)
+	var got branchesJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(page, `id="tree-data"`)
+	i += strings.Index(page[i:], ">") + 1
+	j := i + strings.Index(page[i:], "</script>")
+	var tree struct {
+		ID  []string          `json:"id"`
+		P   []int             `json:"p"`
+		Fig map[int][2]string `json:"g"`
+	}
+	if err := json.Unmarshal([]byte(page[i:j]), &tree); err != nil {
+		t.Fatalf("tree data: %v", err)
+	}
+	pos := map[string]int{}
+	kids := make([]int, len(tree.ID))
+	for p, id := range tree.ID {
+		pos[id] = p
+		if tree.P[p] >= 0 {
+			kids[tree.P[p]]++
+		}
+	}
+	checked := 0
+	for _, b := range got.Branches[1:] {
+		// The branch's first row: up from the leaf to the fork's child.
+		p := pos[b.LeafID]
+		single := true
+		for tree.P[p] != pos[*b.ForkID] {
+			p = tree.P[p]
+			single = single && kids[p] == 1
+		}
+		fig, ok := tree.Fig[p]
+		if !ok {
+			t.Errorf("branch %s: no figures on its first row %s", b.LeafID, tree.ID[p])
+			continue
+		}
+		if !single {
+			continue
+		}
+		checked++
+		want := fmt.Sprintf("%s · %s · ", text.Count(b.Turns, "turn", "turns"), text.Count(b.ToolCalls, "call", "calls"))
+		if !strings.HasPrefix(fig[1], want) || !strings.HasSuffix(fig[1], " · "+text.Count(len(b.Files), "file", "files")) {
+			t.Errorf("branch %s: row figures %q; inspect: %d turns, %d calls, %d files", b.LeafID, fig[1], b.Turns, b.ToolCalls, len(b.Files))
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no branch of the demo was checked")
 	}
 }
