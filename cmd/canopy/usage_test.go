@@ -2,12 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"html"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"canopy/internal/text"
 	"canopy/sessiontree"
+	spending "canopy/usage"
 )
 
 // usageReport is canopy usage --json, as a script reads it.
@@ -182,3 +186,61 @@ func TestUsageMistakes(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// TestArchiveUsagePageAgrees: the archive's usage page shows, in each of
+// its tables, the rows canopy usage prints for the same home.
+func TestArchiveUsagePageAgrees(t *testing.T) {
+	h := listHome(t)
+	out := filepath.Join(t.TempDir(), "archive")
+	if code, _, errs := canopy(t, nil, "archive", h, "-o", out, "--quiet"); code != 0 {
+		t.Fatalf("archive: exit %d: %s", code, errs)
+	}
+	page := string(mustRead(t, filepath.Join(out, "usage.html")))
+	if index := string(mustRead(t, filepath.Join(out, "index.html"))); !strings.Contains(index, `<a href="usage.html">`) {
+		t.Error("the index does not link to the usage page")
+	}
+	for _, by := range []string{"day", "project", "agent", "model"} {
+		code, js, errs := canopy(t, nil, "usage", h, "--json", "--by", by)
+		if code != 0 {
+			t.Fatalf("usage --by %s: exit %d: %s", by, code, errs)
+		}
+		var rep spending.Report
+		if err := json.Unmarshal([]byte(js), &rep); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, r := range append(rep.Rows, rep.Total) {
+			key := text.Or(r.Key, map[bool]string{true: "Total", false: spending.By(by).None()}[len(want) == len(rep.Rows)])
+			want = append(want, strings.Join([]string{key, text.Thousands(float64(r.Sessions)), text.Thousands(float64(r.Replies)),
+				text.Thousands(r.Input), text.Thousands(r.Output), text.Thousands(r.CacheRead), text.Thousands(r.CacheWrite),
+				text.Thousands(r.Tokens), r.CostText()}, " | "))
+		}
+		got := usageTable(t, page, by)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("--by %s: the usage page's table\n%s\nthe command's rows\n%s", by, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// usageTable reads the rows of the usage page's table by the dimension:
+// each row's cells, joined with " | ".
+func usageTable(t *testing.T, page, by string) []string {
+	t.Helper()
+	start := strings.Index(page, `<section id="by-`+by+`"`)
+	if start < 0 {
+		t.Fatalf("no section by-%s", by)
+	}
+	sec := page[start:]
+	sec = sec[strings.Index(sec, "<tbody>"):strings.Index(sec, "</table>")]
+	var rows []string
+	for _, tr := range strings.Split(sec, "<tr>")[1:] {
+		var cells []string
+		for _, c := range cellRE.FindAllStringSubmatch(tr, -1) {
+			cells = append(cells, html.UnescapeString(c[1]))
+		}
+		rows = append(rows, strings.Join(cells, " | "))
+	}
+	return rows
+}
+
+var cellRE = regexp.MustCompile(`<t[hd][^>]*>([^<]*)</t[hd]>`)
