@@ -101,7 +101,7 @@ func withoutIndex(ps []PageRecord) []PageRecord {
 type merged struct {
 	m      *Manifest // the archive's, the index among its pages
 	index  []byte
-	usage  []byte // usage.html
+	usage  []byte            // usage.html
 	from   map[string]string // page path -> the shard directory that has it
 	stale  []Stale
 	shards int
