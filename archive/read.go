@@ -77,7 +77,7 @@ func knownSessions(prev *Manifest, recs records, o *Options) map[string]known {
 	}
 	add := func(ss []Session) {
 		for i := range ss {
-			if r, ok := recs.sources[ss[i].Source]; ok {
+			if r, ok := recs.sources[ss[i].Source]; ok && !lacksSpend(&ss[i]) {
 				byHash[r.SHA256] = known{&ss[i], r.Format}
 			}
 		}
