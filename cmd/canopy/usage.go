@@ -215,7 +215,7 @@ func printUsage(w io.Writer, rep *spending.Report) {
 			cost += "*"
 			partial = true
 		}
-		return []string{termSafe(name), text.Thousands(float64(r.Sessions)), text.Thousands(float64(r.Replies)),
+		return []string{cellText(termSafe(name), maxKeyWidth), text.Thousands(float64(r.Sessions)), text.Thousands(float64(r.Replies)),
 			text.Thousands(r.Input), text.Thousands(r.Output), text.Thousands(r.CacheRead), text.Thousands(r.CacheWrite),
 			text.Thousands(r.Tokens), cost}
 	}
@@ -228,6 +228,19 @@ func printUsage(w io.Writer, rep *spending.Report) {
 	for _, note := range usageNotes(rep, partial) {
 		fmt.Fprintln(w, note)
 	}
+}
+
+// maxKeyWidth bounds the first column: a project or a model is named by
+// the session, and a name of a thousand characters would push every
+// number off the screen (--json has it whole).
+const maxKeyWidth = 48
+
+// cellText is s cut to n runes, with an ellipsis.
+func cellText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // usageNotes say what the table's costs are made of.

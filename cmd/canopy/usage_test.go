@@ -244,3 +244,17 @@ func usageTable(t *testing.T, page, by string) []string {
 }
 
 var cellRE = regexp.MustCompile(`<t[hd][^>]*>([^<]*)</t[hd]>`)
+
+// TestUsageKeyCut: a name the session chose (a model, a project) is cut
+// in the table, so that one of a thousand characters leaves the numbers
+// on the screen.
+func TestUsageKeyCut(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"openai/gpt-5", "openai/gpt-5"},
+		{strings.Repeat("é", 60), strings.Repeat("é", maxKeyWidth-1) + "…"},
+	} {
+		if got := cellText(c.in, maxKeyWidth); got != c.want {
+			t.Errorf("cellText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
