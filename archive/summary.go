@@ -36,6 +36,9 @@ type Session struct {
 	EstimatedCost  float64  `json:"estimatedCost,omitempty"`
 	CostEstimated  bool     `json:"costEstimated,omitempty"`
 	UnpricedModels []string `json:"unpricedModels,omitempty"`
+	// NoTokens: its agent records tokens, not prices, and no reply
+	// recorded any (sessiontree.Stats): its cost is unknown, not zero.
+	NoTokens bool `json:"noTokens,omitempty"`
 	// Spend is what it spent by day and model (package usage), for the
 	// archive's usage page.
 	Spend       []usage.Spend `json:"spend,omitempty"`
@@ -100,7 +103,7 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	out.Spend = usage.Of(s, time.Time{})
 	st := s.Stats(s.Entries)
 	out.Usage = st.Usage
-	out.EstimatedCost, out.CostEstimated = st.EstimatedCost, st.CostEstimated
+	out.EstimatedCost, out.CostEstimated, out.NoTokens = st.EstimatedCost, st.CostEstimated, st.NoTokens
 	for _, m := range st.Models {
 		out.Models = append(out.Models, modelName(m))
 	}
