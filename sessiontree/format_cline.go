@@ -1,0 +1,262 @@
+package sessiontree
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// clineReader reads a Cline task (and Roo Code's and Kilo Code's, which
+// keep Cline's shape): the session is the task's
+// api_conversation_history.json, a JSON array of Anthropic-shaped
+// messages ({role, content}, newer versions adding ts and modelInfo),
+// which is what the model saw. Beside it, ui_messages.json (what the
+// panel showed) records each API request's tokens and cost
+// (say: api_req_started, its text JSON), and task_metadata.json the
+// models used: both are read when present, never required.
+//
+// The rules, as this reader applies them:
+//   - Each message is an entry, m<n> (n its index), the child of the one
+//     before; a task has no branches.
+//   - The first prompt is wrapped in <task>…</task>, later ones in
+//     <feedback> or <answer>; the text shows what is inside. The
+//     <environment_details> Cline adds to user messages (the files open,
+//     the time, the directory) is context: not shown, kept in the JSON.
+//   - The k-th API request of ui_messages.json is the k-th assistant
+//     message's: its tokens and its cost as recorded (no estimate where
+//     Cline recorded one); the model is modelInfo's, else the last of
+//     task_metadata.json's model_usage at or before the request.
+type clineReader struct{}
+
+func (clineReader) agent() Agent {
+	return Agent{
+		Formats: []string{FormatCline},
+		Dirs: []string{
+			".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks",
+			".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks",
+			".config/Code/User/globalStorage/kilocode.kilo-code/tasks",
+			"Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/tasks",
+			"Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks",
+			"Library/Application Support/Code/User/globalStorage/kilocode.kilo-code/tasks",
+			".cline/data/tasks",
+		},
+		EstimateCost: true,
+	}
+}
+
+// clineMarks are the tags Cline puts in its user messages' text: a first
+// message holding one is Cline's.
+var clineMarks = []string{"<task>", "<environment_details>", "<feedback>", "<user_message>"}
+
+// detect: a JSON array whose first element is a user message holding a
+// text of Cline's tags.
+func (clineReader) detect(p *probe) bool {
+	t := bytes.TrimLeft(p.chunk, " \t\r\n")
+	if len(t) == 0 || t[0] != '[' {
+		return false
+	}
+	d := jsontext.NewDecoder(bufio.NewReaderSize(p.body(), 64<<10), jsonOpts)
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '[' || d.PeekKind() != '{' {
+		return false
+	}
+	var first struct {
+		Role    lstr           `json:"role"`
+		Content jsontext.Value `json:"content"`
+	}
+	if json.UnmarshalDecode(d, &first, jsonOpts) != nil || first.Role != "user" {
+		return false
+	}
+	text := clineText(first.Content)
+	for _, m := range clineMarks {
+		if strings.Contains(text, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// clineText is a message content's text blocks, joined.
+func clineText(content jsontext.Value) string {
+	bs, _ := claudeBlocks(content)
+	var b strings.Builder
+	for _, x := range bs {
+		if x.Type == "text" {
+			b.WriteString(x.Text)
+		}
+	}
+	return b.String()
+}
+
+type clineMessage struct {
+	Role      lstr           `json:"role"`
+	Content   jsontext.Value `json:"content"`
+	TS        lnum           `json:"ts"`
+	ModelInfo lobj[struct {
+		ModelID    lstr `json:"modelId"`
+		ProviderID lstr `json:"providerId"`
+	}] `json:"modelInfo"`
+}
+
+func (clineReader) read(s *Session, in *input, p *probe) error {
+	r, err := newDocReader(s, in, p, "Cline task")
+	if err != nil {
+		return err
+	}
+	s.Format, s.Version = FormatCline, 1
+	c := newChain(s)
+	names := map[string]string{}
+	var replies []*Entry
+	n := 0
+	err = r.records(func(raw []byte, off int64, line int) {
+		e := s.newEntry(line, off, raw, "m"+strconv.Itoa(n))
+		n++
+		var m clineMessage
+		if err := json.Unmarshal(raw, &m, jsonOpts); err != nil {
+			s.diag(line, SevError, "message skipped: %s", describe(err))
+			return
+		}
+		anthMessageEntry(e, string(m.Role), m.Content, names)
+		e.setTime("", float64(m.TS))
+		if e.Role == RoleAssistant {
+			e.Provider, e.Model = string(m.ModelInfo.V.ProviderID), string(m.ModelInfo.V.ModelID)
+			replies = append(replies, e)
+		}
+		c.add(e)
+		c.turn(e, true)
+	})
+	if err != nil {
+		if err = r.fail(err); err != nil {
+			return err
+		}
+	}
+	if s.src.file != nil && s.File != "" {
+		clineUsage(s, filepath.Dir(s.File), replies)
+	}
+	s.src.body = &listDecoder{groups: c.groups, one: clineDecode}
+	return nil
+}
+
+// maxSidecar bounds what is read of a file beside a session.
+const maxSidecar = 64 << 20
+
+// readSidecar reads a file beside a session, read-only, at most
+// maxSidecar bytes; nil when there is none.
+func readSidecar(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSidecar))
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// clineUsage gives the replies the tokens and cost of the API requests
+// ui_messages.json records, in order, and the models task_metadata.json
+// names.
+func clineUsage(s *Session, dir string, replies []*Entry) {
+	var ui []struct {
+		TS   lnum `json:"ts"`
+		Say  lstr `json:"say"`
+		Text lstr `json:"text"`
+	}
+	if data := readSidecar(filepath.Join(dir, "ui_messages.json")); data == nil || json.Unmarshal(data, &ui, jsonOpts) != nil {
+		return
+	}
+	var meta struct {
+		ModelUsage []struct {
+			TS       lnum `json:"ts"`
+			Model    lstr `json:"model_id"`
+			Provider lstr `json:"model_provider_id"`
+		} `json:"model_usage"`
+	}
+	if data := readSidecar(filepath.Join(dir, "task_metadata.json")); data != nil {
+		json.Unmarshal(data, &meta, jsonOpts) // unreadable: no models
+	}
+	k := 0
+	for _, u := range ui {
+		if u.Say != "api_req_started" || k >= len(replies) {
+			continue
+		}
+		var named struct {
+			In     lnum `json:"tokensIn"`
+			Out    lnum `json:"tokensOut"`
+			Writes lnum `json:"cacheWrites"`
+			Reads  lnum `json:"cacheReads"`
+			Cost   lnum `json:"cost"`
+		}
+		json.Unmarshal([]byte(u.Text), &named, jsonOpts)
+		e := replies[k]
+		k++
+		e.Usage = &Usage{Input: float64(named.In), Output: float64(named.Out), CacheWrite: float64(named.Writes), CacheRead: float64(named.Reads)}
+		e.Usage.TotalTokens = e.Usage.Input + e.Usage.Output + e.Usage.CacheRead + e.Usage.CacheWrite
+		e.Usage.Cost.Total = float64(named.Cost)
+		if e.Model == "" {
+			for _, mu := range meta.ModelUsage {
+				if mu.TS <= u.TS || u.TS == 0 {
+					e.Provider, e.Model = string(mu.Provider), string(mu.Model)
+				}
+			}
+		}
+	}
+}
+
+// clinePrompt is a user text as Cline wrapped it, unwrapped: what the
+// user wrote, without the environment details Cline adds (they stay in
+// the session's JSON).
+func clinePrompt(t string) string {
+	t = strings.TrimSpace(cutTagged(t, "environment_details"))
+	for _, tag := range []string{"task", "feedback", "answer", "user_message"} {
+		if strings.Contains(t, "<"+tag+">") {
+			return stripTag(t, tag)
+		}
+	}
+	return t
+}
+
+func clineDecode(e *Entry, raw []byte) (*Body, error) {
+	var m struct {
+		Content jsontext.Value `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &m, jsonOpts); err != nil {
+		return nil, err
+	}
+	msg, err := anthMessage(e, m.Content, clinePrompt)
+	if err != nil {
+		return nil, err
+	}
+	msg.Content = dropEmptyText(msg.Content)
+	return &Body{Message: msg}, nil
+}
+
+func (clineReader) cut(s *Session) Cut {
+	return listCut{s: s, rewrite: anthRewrite(""), write: func(lines []cutLine) ([]byte, error) {
+		return writeDocument(s, "", lines)
+	}}
+}
+
+// cutTagged is s without its <tag>…</tag> sections.
+func cutTagged(s, tag string) string {
+	open, end := "<"+tag+">", "</"+tag+">"
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], end)
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + s[i+j+len(end):]
+	}
+}
