@@ -31,6 +31,10 @@ type Agent struct {
 	// estimates from package pricing; NoModelUnbilled: a message with no
 	// model is one the agent made itself (an API error), never billed.
 	EstimateCost, NoModelUnbilled bool
+	// Document: its sessions are whole JSON documents (*.json), not
+	// JSONL: a .json file met in a store is a session of it only when
+	// one of these reads it.
+	Document bool
 }
 
 // AgentOf is what the reader of sessions of the format declares; the

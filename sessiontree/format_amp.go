@@ -31,7 +31,7 @@ import (
 type ampReader struct{}
 
 func (ampReader) agent() Agent {
-	return Agent{Formats: []string{FormatAmp}, Dirs: []string{".local/share/amp/threads"}, EstimateCost: true}
+	return Agent{Formats: []string{FormatAmp}, Dirs: []string{".local/share/amp/threads"}, EstimateCost: true, Document: true}
 }
 
 // detect: a JSON object whose id is a thread's ("T-…") beside Amp's v,

@@ -47,7 +47,7 @@ func (clineReader) agent() Agent {
 			"Library/Application Support/Code/User/globalStorage/kilocode.kilo-code/tasks",
 			".cline/data/tasks",
 		},
-		EstimateCost: true,
+		EstimateCost: true, Document: true,
 	}
 }
 

@@ -32,7 +32,7 @@ import (
 type hermesReader struct{}
 
 func (hermesReader) agent() Agent {
-	return Agent{Formats: []string{FormatHermes}, StateName: "Hermes record", Dirs: []string{".hermes/sessions"}, EstimateCost: true}
+	return Agent{Formats: []string{FormatHermes}, StateName: "Hermes record", Dirs: []string{".hermes/sessions"}, EstimateCost: true, Document: true}
 }
 
 // detect: a transcript's first line is its session_meta; a snapshot is
