@@ -136,7 +136,9 @@ func (clineReader) read(s *Session, in *input, p *probe) error {
 			return err
 		}
 	}
-	if s.src.file != nil && s.File != "" {
+	if s.File != "" && s.File != "-" {
+		// Beside the file the session is named by, whether it was loaded
+		// from it or from memory (decompressed): the same either way.
 		clineUsage(s, filepath.Dir(s.File), replies)
 	}
 	s.src.body = &listDecoder{groups: c.groups, one: clineDecode}

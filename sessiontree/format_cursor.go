@@ -126,14 +126,14 @@ func cursorDecode(e *Entry, raw []byte) (*Body, error) {
 		return stateBody(raw), nil
 	}
 	var r struct {
-		Message struct {
+		Message lobj[struct {
 			Content jsontext.Value `json:"content"`
-		} `json:"message"`
+		}] `json:"message"`
 	}
 	if err := json.Unmarshal(raw, &r, jsonOpts); err != nil {
 		return nil, err
 	}
-	m, err := anthMessage(e, r.Message.Content, cursorPrompt)
+	m, err := anthMessage(e, r.Message.V.Content, cursorPrompt)
 	if err != nil {
 		return nil, err
 	}
