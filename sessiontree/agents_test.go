@@ -58,7 +58,7 @@ var agentCases = []struct {
 		prompt: "Add a --verbose flag to the CLI.", reply: "Switched to **pflag**", model: "claude-sonnet-4-20250514",
 		input: 1260, output: 180, cost: 0.0198},
 	{file: "aider/.aider.chat.history.md", format: FormatAider, entries: 13,
-		roles: map[string]int{RoleUser: 4, RoleAssistant: 3, RoleCustom: 6},
+		roles:  map[string]int{RoleUser: 4, RoleAssistant: 3, RoleCustom: 6},
 		prompt: "add a greet function to hello.py", reply: ">>>>>>> REPLACE", model: "claude-3-5-sonnet-20241022",
 		input: 6600, output: 177, cost: 0.0233},
 }
