@@ -82,6 +82,7 @@ type kimiPayload struct {
 	TokenUsage lobj[kimiUsage] `json:"token_usage"`
 	Usage      lobj[kimiUsage] `json:"usage"`
 	Finish     lstr            `json:"finishReason"`
+	Context    lnum            `json:"context_tokens"` // StatusUpdate
 }
 
 // kimiUsage is a step's tokens, as the wire (snake case) or the newer
@@ -150,6 +151,7 @@ type kimiState struct {
 	lastCall *Entry // the last ToolCall: a ToolCallPart continues it
 	model    string // the last named
 	reply    *Entry // the last reply, for a usage.record
+	context  lnum   // the tokens in the context, as last reported
 }
 
 func (kimiReader) read(s *Session, in *input, p *probe) error {
@@ -210,7 +212,7 @@ func (st *kimiState) record(e *Entry, h *kimiHead) {
 	case "StepInterrupted":
 		e.Role, e.StopReason = RoleAssistant, "aborted"
 	case "CompactionEnd":
-		e.Type, e.Detail = TypeCompaction, &Detail{Summary: kimiNoSummary}
+		e.Type, e.Detail = TypeCompaction, &Detail{Summary: kimiNoSummary, TokensBefore: float64(st.context)}
 	default:
 		st.bookkeeping(e, typ, h, p)
 	}
@@ -233,6 +235,9 @@ func (st *kimiState) bookkeeping(e *Entry, typ string, h *kimiHead, p *kimiPaylo
 	e.Detail = &Detail{CustomType: firstOf(typ, "record")}
 	if typ == "ToolCallPart" && st.lastCall != nil {
 		st.dec.parts[st.lastCall] = append(st.dec.parts[st.lastCall], e)
+	}
+	if p.Context > 0 {
+		st.context = p.Context
 	}
 	if m := firstOf(string(h.Model), string(h.Alias)); m != "" {
 		st.model = m
