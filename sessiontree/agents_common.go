@@ -171,7 +171,8 @@ type anthBlock struct {
 }
 
 // anthHead reads an Anthropic-shaped message's content at load: its
-// calls (ids and tools) and the calls its results answer.
+// calls (ids, "" for a call written without one, and tools) and the calls
+// its results answer.
 func anthHead(content jsontext.Value) (calls, names, results []string) {
 	if len(content) == 0 || content[0] != '[' {
 		return nil, nil, nil
@@ -183,10 +184,8 @@ func anthHead(content jsontext.Value) (calls, names, results []string) {
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_use", "server_tool_use":
-			if b.ID != "" {
-				calls = append(calls, string(b.ID))
-				names = append(names, claudeToolName(string(b.Name)))
-			}
+			calls = append(calls, string(b.ID))
+			names = append(names, claudeToolName(string(b.Name)))
 		case "tool_result":
 			if id := firstOf(string(b.ToolUseID), string(b.AmpUseID)); id != "" {
 				results = append(results, id)
@@ -204,8 +203,8 @@ func anthMessageEntry(e *Entry, role string, content jsontext.Value, names map[s
 	switch role {
 	case "assistant":
 		e.Role = RoleAssistant
-		e.CallIDs, e.ToolCalls = calls, len(calls)
-		for k, id := range calls {
+		e.CallIDs, e.ToolCalls = callIDs(e, calls), len(calls)
+		for k, id := range e.CallIDs {
 			names[id] = callNames[k]
 		}
 	case "user":
@@ -221,6 +220,18 @@ func anthMessageEntry(e *Entry, role string, content jsontext.Value, names map[s
 		e.Role = RoleCustom
 		e.Detail = &Detail{CustomType: firstOf(role, "system")}
 	}
+}
+
+// callIDs are a message's call ids, a call written without one (Cursor
+// writes none) named <entry id>#<k>, k its place among the calls, as
+// anthMessage names its block: every call can be linked to.
+func callIDs(e *Entry, calls []string) []string {
+	for k, id := range calls {
+		if id == "" {
+			calls[k] = e.ID + "#" + strconv.Itoa(k)
+		}
+	}
+	return calls
 }
 
 // anthResult is a tool_result block, read leniently: Anthropic's content
@@ -253,9 +264,17 @@ func anthMessage(e *Entry, content jsontext.Value, prompt func(string) string) (
 		if err != nil {
 			return nil, err
 		}
+		k := 0
 		for i := range blocks {
-			if blocks[i].Type == "text" && prompt != nil && e.Role == RoleUser {
-				blocks[i].Text = prompt(blocks[i].Text)
+			b := &blocks[i]
+			switch {
+			case b.Type == "text" && prompt != nil && e.Role == RoleUser:
+				b.Text = prompt(b.Text)
+			case b.Type == "toolCall":
+				if b.ID == "" {
+					b.ID = e.ID + "#" + strconv.Itoa(k)
+				}
+				k++
 			}
 		}
 		m.Content = blocks

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,7 @@ var agentCases = []struct {
 	cost         float64 // recorded
 	bookkeeping  int
 	version      string
+	unanswered   bool // the format records calls without their results
 }{
 	{file: "kimi/wire.jsonl", format: FormatKimi, entries: 25, version: "1.3",
 		roles: map[string]int{RoleUser: 2, RoleAssistant: 5, RoleToolResult: 2}, calls: 2,
@@ -47,6 +49,9 @@ var agentCases = []struct {
 	{file: "cursor/5b0e8c1a-2f3d-4e5f-9a0b-1c2d3e4f5a6b.jsonl", format: FormatCursor, entries: 9,
 		roles: map[string]int{RoleUser: 2, RoleAssistant: 4, RoleToolResult: 2}, calls: 3,
 		prompt: "Rename the config loader to LoadConfig.", reply: "main.go now calls LoadConfig", bookkeeping: 1},
+	{file: "cursor/no-ids.jsonl", format: FormatCursor, entries: 5, unanswered: true,
+		roles: map[string]int{RoleUser: 1, RoleAssistant: 1}, calls: 2,
+		prompt: "ship it", reply: "Tagged **v1.2.0**", bookkeeping: 2},
 	{file: "hermes/20260101_100000_5a3e2ff1.jsonl", format: FormatHermes, entries: 7,
 		roles: map[string]int{RoleUser: 2, RoleAssistant: 3, RoleToolResult: 1, RoleCustom: 1}, calls: 1,
 		prompt: "How much disk is free?", reply: "40 GB", model: "claude-sonnet-4"},
@@ -100,7 +105,7 @@ func TestAgentFormats(t *testing.T) {
 			if book != c.bookkeeping {
 				t.Errorf("%d bookkeeping entries, want %d", book, c.bookkeeping)
 			}
-			checkAgentBodies(t, s, c.prompt, c.reply, c.model)
+			checkAgentBodies(t, s, c.prompt, c.reply, c.model, c.unanswered)
 		})
 	}
 }
@@ -130,7 +135,7 @@ func loadAgent(t *testing.T, file string) *Session {
 
 // checkAgentBodies decodes every entry: the first prompt is prompt, some
 // reply holds reply, every call has its result, each result its call.
-func checkAgentBodies(t *testing.T, s *Session, prompt, reply, model string) {
+func checkAgentBodies(t *testing.T, s *Session, prompt, reply, model string, unanswered bool) {
 	t.Helper()
 	firstPrompt, sawReply, lastModel := "", false, ""
 	pairs := PairCalls(s)
@@ -159,7 +164,7 @@ func checkAgentBodies(t *testing.T, s *Session, prompt, reply, model string) {
 				lastModel = e.Model
 			}
 			for _, id := range e.CallIDs {
-				if pairs.Result(e, id) == nil {
+				if pairs.Result(e, id) == nil && !unanswered {
 					t.Errorf("call %s of %s has no result", id, e.ID)
 				}
 			}
@@ -167,6 +172,9 @@ func checkAgentBodies(t *testing.T, s *Session, prompt, reply, model string) {
 			for _, bl := range m.Content {
 				if bl.Type == "toolCall" {
 					calls++
+					if !slices.Contains(callsOf(s, e), bl.ID) {
+						t.Errorf("entry %s shows call %q, which the load did not count", e.ID, bl.ID)
+					}
 				}
 			}
 			if !e.Continues && calls != e.ToolCalls {
@@ -186,6 +194,18 @@ func checkAgentBodies(t *testing.T, s *Session, prompt, reply, model string) {
 	if lastModel != model {
 		t.Errorf("model %q, want %q", lastModel, model)
 	}
+}
+
+// callsOf are the call ids of e's turn: its own and its later records'.
+func callsOf(s *Session, e *Entry) []string {
+	ids := slices.Clone(e.CallIDs)
+	for _, o := range s.Entries[e.Index+1:] {
+		if !o.Continues && !o.Bookkeeping {
+			break
+		}
+		ids = append(ids, o.CallIDs...)
+	}
+	return ids
 }
 
 // TestAgentCuts writes each session's cut, every entry kept, without

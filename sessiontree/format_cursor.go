@@ -20,8 +20,11 @@ import (
 //     beside context Cursor adds (<user_info>, <attached_files>, …): the
 //     page shows the query, not the wrapper nor the context.
 //   - A user line of tool results is their toolResult message.
-//   - A line of any other shape is the agent's bookkeeping, kept as its
-//     JSON.
+//   - A line of any other shape ({"type": "turn_ended"}, or an
+//     assistant message of a turn_ended block alone) is the agent's
+//     bookkeeping, kept as its JSON.
+//   - Cursor writes calls without ids, and rarely their results: a call
+//     without an id is named <entry id>#<k>.
 //   - The transcript records no model, no tokens and no cost.
 type cursorReader struct{}
 
@@ -46,7 +49,9 @@ type cursorHead struct {
 	Message lobj[struct {
 		Content jsontext.Value `json:"content"`
 	}] `json:"message"`
+	Type                  lstr `json:"type"`
 	claude, content       bool
+	ended                 bool // the content is only a turn_ended block
 	calls, names, results []string
 }
 
@@ -65,6 +70,7 @@ func (h *cursorHead) parse(text []byte) error {
 	h.claude = bool(probe.Type) || bool(probe.UUID)
 	h.calls, h.names, h.results = anthHead(h.Message.V.Content)
 	h.content = len(h.Message.V.Content) > 0
+	h.ended = bytes.Contains(h.Message.V.Content, []byte(`"turn_ended"`)) && onlyTurnEnded(h.Message.V.Content)
 	h.Message.V.Content = nil // the line's bytes, reused once parse returns
 	return nil
 }
@@ -85,9 +91,9 @@ func (cursorReader) read(s *Session, in *input, p *probe) error {
 		}
 		h := &l.h
 		switch {
-		case h.Message.Set && h.Role == "assistant":
-			e.Role, e.CallIDs, e.ToolCalls = RoleAssistant, h.calls, len(h.calls)
-			for k, id := range h.calls {
+		case h.Message.Set && h.Role == "assistant" && !h.ended:
+			e.Role, e.CallIDs, e.ToolCalls = RoleAssistant, callIDs(e, h.calls), len(h.calls)
+			for k, id := range e.CallIDs {
 				names[id] = h.names[k]
 			}
 		case h.Message.Set && h.Role == "user" && len(h.results) > 0:
@@ -100,7 +106,10 @@ func (cursorReader) read(s *Session, in *input, p *probe) error {
 			e.Role = RoleUser
 		default:
 			e.Type, e.Bookkeeping = TypeCustom, true
-			e.Detail = &Detail{CustomType: firstOf(string(h.Role), "record")}
+			e.Detail = &Detail{CustomType: firstOf(string(h.Type), "turn_ended")}
+			if !h.ended {
+				e.Detail.CustomType = firstOf(firstOf(string(h.Type), string(h.Role)), "record")
+			}
 		}
 		c.add(e)
 		c.turn(e, true)
@@ -141,6 +150,21 @@ func cursorDecode(e *Entry, raw []byte) (*Body, error) {
 		m.Content = dropEmptyText(m.Content)
 	}
 	return &Body{Message: m}, nil
+}
+
+// onlyTurnEnded reports whether content is an array of turn_ended
+// blocks alone: Cursor's end of a turn, written as an assistant message.
+func onlyTurnEnded(content jsontext.Value) bool {
+	var blocks []anthBlock
+	if json.Unmarshal(content, &blocks, jsonOpts) != nil || len(blocks) == 0 {
+		return false
+	}
+	for _, b := range blocks {
+		if b.Type != "turn_ended" {
+			return false
+		}
+	}
+	return true
 }
 
 // dropEmptyText leaves out text blocks with nothing to read.
