@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -23,8 +24,13 @@ import (
 // models used: both are read when present, never required.
 //
 // The rules, as this reader applies them:
-//   - Each message is an entry, m<n> (n its index), the child of the one
-//     before; a task has no branches.
+//   - Each message is an entry, m<n> (n its index; the CLI's own id when
+//     it writes one), the child of the one before; a task has no
+//     branches.
+//   - Cline CLI (~/.cline/data/sessions/<id>/<id>.messages.json) keeps
+//     the same messages in an object ({"sessionId", "taskType", "origin",
+//     "messages"}), its prompts wrapped in <user_input mode="…"> with
+//     <mode_notice> blocks (not shown), each reply's tokens in metrics.
 //   - The first prompt is wrapped in <task>…</task>, later ones in
 //     <feedback> or <answer>; the text shows what is inside. The
 //     <environment_details> Cline adds to user messages (the files open,
@@ -46,6 +52,7 @@ func (clineReader) agent() Agent {
 			"Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks",
 			"Library/Application Support/Code/User/globalStorage/kilocode.kilo-code/tasks",
 			".cline/data/tasks",
+			".cline/data/sessions",
 		},
 		EstimateCost: true, Document: true,
 	}
@@ -53,12 +60,15 @@ func (clineReader) agent() Agent {
 
 // clineMarks are the tags Cline puts in its user messages' text: a first
 // message holding one is Cline's.
-var clineMarks = []string{"<task>", "<environment_details>", "<feedback>", "<user_message>"}
+var clineMarks = []string{"<task>", "<environment_details>", "<feedback>", "<user_message>", "<user_input"}
 
 // detect: a JSON array whose first element is a user message holding a
 // text of Cline's tags.
 func (clineReader) detect(p *probe) bool {
 	t := bytes.TrimLeft(p.chunk, " \t\r\n")
+	if len(t) > 0 && t[0] == '{' {
+		return clineCLI(p)
+	}
 	if len(t) == 0 || t[0] != '[' {
 		return false
 	}
@@ -82,6 +92,22 @@ func (clineReader) detect(p *probe) bool {
 	return false
 }
 
+// clineCLI reports whether the input is a Cline CLI messages file: an
+// object holding messages beside the CLI's taskType, origin or agent.
+func clineCLI(p *probe) bool {
+	messages, cli := false, false
+	topMembers(p, func(name string, _ *jsontext.Decoder) (bool, error) {
+		switch name {
+		case "messages":
+			messages = true
+		case "taskType", "origin", "agent":
+			cli = true
+		}
+		return messages && cli, nil
+	})
+	return messages && cli
+}
+
 // clineText is a message content's text blocks, joined.
 func clineText(content jsontext.Value) string {
 	bs, _ := claudeBlocks(content)
@@ -94,14 +120,25 @@ func clineText(content jsontext.Value) string {
 	return b.String()
 }
 
+// clineMessage is what load reads of a message: the extension's
+// (modelInfo.modelId) or the CLI's (id, modelInfo.id, metrics).
 type clineMessage struct {
+	ID        lstr           `json:"id"`
 	Role      lstr           `json:"role"`
 	Content   jsontext.Value `json:"content"`
 	TS        lnum           `json:"ts"`
 	ModelInfo lobj[struct {
 		ModelID    lstr `json:"modelId"`
 		ProviderID lstr `json:"providerId"`
+		ID         lstr `json:"id"`
+		Provider   lstr `json:"provider"`
 	}] `json:"modelInfo"`
+	Metrics lobj[struct {
+		Input      lnum `json:"inputTokens"`
+		Output     lnum `json:"outputTokens"`
+		CacheRead  lnum `json:"cacheReadTokens"`
+		CacheWrite lnum `json:"cacheWriteTokens"`
+	}] `json:"metrics"`
 }
 
 func (clineReader) read(s *Session, in *input, p *probe) error {
@@ -110,39 +147,69 @@ func (clineReader) read(s *Session, in *input, p *probe) error {
 		return err
 	}
 	s.Format, s.Version = FormatCline, 1
-	c := newChain(s)
-	names := map[string]string{}
-	var replies []*Entry
-	n := 0
-	err = r.records(func(raw []byte, off int64, line int) {
-		e := s.newEntry(line, off, raw, "m"+strconv.Itoa(n))
-		n++
-		var m clineMessage
-		if err := json.Unmarshal(raw, &m, jsonOpts); err != nil {
-			s.diag(line, SevError, "message skipped: %s", describe(err))
-			return
-		}
-		anthMessageEntry(e, string(m.Role), m.Content, names)
-		e.setTime("", float64(m.TS))
-		if e.Role == RoleAssistant {
-			e.Provider, e.Model = string(m.ModelInfo.V.ProviderID), string(m.ModelInfo.V.ModelID)
-			replies = append(replies, e)
-		}
-		c.add(e)
-		c.turn(e, true)
-	})
-	if err != nil {
-		if err = r.fail(err); err != nil {
-			return err
-		}
+	st := &clineState{s: s, c: newChain(s), names: map[string]string{}}
+	if t := bytes.TrimLeft(r.data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		err = r.object(func(name string) error { // the CLI's messages file
+			switch name {
+			case "messages":
+				return r.records(st.message)
+			case "sessionId":
+				var err error
+				s.Header.ID, err = r.str()
+				return err
+			}
+			return r.d.SkipValue()
+		})
+	} else if err = r.records(st.message); err != nil {
+		err = r.fail(err)
 	}
+	if err != nil {
+		return err
+	}
+	replies := st.replies
 	if s.File != "" && s.File != "-" {
 		// Beside the file the session is named by, whether it was loaded
 		// from it or from memory (decompressed): the same either way.
 		clineUsage(s, filepath.Dir(s.File), replies)
 	}
-	s.src.body = &listDecoder{groups: c.groups, one: clineDecode}
+	s.src.body = &listDecoder{groups: st.c.groups, one: clineDecode}
 	return nil
+}
+
+// clineState reads a task's messages in order.
+type clineState struct {
+	s       *Session
+	c       *chain
+	names   map[string]string
+	replies []*Entry
+	n       int
+}
+
+// message keeps the entry of one message: its id as written (the CLI's),
+// else m<n>.
+func (st *clineState) message(raw []byte, off int64, line int) {
+	s := st.s
+	var m clineMessage
+	err := json.Unmarshal(raw, &m, jsonOpts)
+	e := s.newEntry(line, off, raw, firstOf(string(m.ID), "m"+strconv.Itoa(st.n)))
+	st.n++
+	if err != nil {
+		s.diag(line, SevError, "message skipped: %s", describe(err))
+		return
+	}
+	anthMessageEntry(e, string(m.Role), m.Content, st.names)
+	e.setTime("", float64(m.TS))
+	if e.Role == RoleAssistant {
+		mi := &m.ModelInfo.V
+		e.Provider, e.Model = firstOf(string(mi.ProviderID), string(mi.Provider)), firstOf(string(mi.ModelID), string(mi.ID))
+		if u := &m.Metrics.V; m.Metrics.Set {
+			e.Usage = &Usage{Input: float64(u.Input), Output: float64(u.Output), CacheRead: float64(u.CacheRead), CacheWrite: float64(u.CacheWrite)}
+			e.Usage.TotalTokens = e.Usage.Input + e.Usage.Output + e.Usage.CacheRead + e.Usage.CacheWrite
+		}
+		st.replies = append(st.replies, e)
+	}
+	st.c.add(e)
+	st.c.turn(e, true)
 }
 
 // maxSidecar bounds what is read of a file beside a session.
@@ -213,11 +280,18 @@ func clineUsage(s *Session, dir string, replies []*Entry) {
 	}
 }
 
+// clineUserInput is the CLI's wrapper of a prompt: <user_input
+// mode="act">…</user_input>.
+var clineUserInput = regexp.MustCompile(`(?s)^<user_input(?:\s[^>]*)?>(.*)</user_input>$`)
+
 // clinePrompt is a user text as Cline wrapped it, unwrapped: what the
 // user wrote, without the environment details Cline adds (they stay in
 // the session's JSON).
 func clinePrompt(t string) string {
-	t = strings.TrimSpace(cutTagged(t, "environment_details"))
+	t = strings.TrimSpace(cutTagged(cutTagged(t, "environment_details"), "mode_notice"))
+	if m := clineUserInput.FindStringSubmatch(t); m != nil {
+		return strings.TrimSpace(m[1])
+	}
 	for _, tag := range []string{"task", "feedback", "answer", "user_message"} {
 		if strings.Contains(t, "<"+tag+">") {
 			return stripTag(t, tag)
@@ -242,8 +316,14 @@ func clineDecode(e *Entry, raw []byte) (*Body, error) {
 }
 
 func (clineReader) cut(s *Session) Cut {
+	member := ""
+	if data, err := s.ReadSource(); err == nil {
+		if t := bytes.TrimLeft(bytes.TrimPrefix(data, bom), " \t\r\n"); len(t) > 0 && t[0] == '{' {
+			member = "messages" // the CLI's messages file
+		}
+	}
 	return listCut{s: s, rewrite: anthRewrite(""), write: func(lines []cutLine) ([]byte, error) {
-		return writeDocument(s, "", lines)
+		return writeDocument(s, member, lines)
 	}}
 }
 
