@@ -551,6 +551,8 @@ func splitModel(model string) (provider, name string) {
 		return "openai", model
 	case strings.HasPrefix(m, "gemini"):
 		return "google", model
+	case strings.HasPrefix(m, "kimi"):
+		return "moonshotai", model
 	}
 	return "", model
 }

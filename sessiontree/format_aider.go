@@ -142,7 +142,7 @@ func (aiderReader) read(s *Session, in *input, p *probe) error {
 			e.Role = RoleCustom
 			e.Detail = &Detail{CustomType: CustomAiderRun, Display: true, Notice: true}
 			first, _, _ := strings.Cut(string(raw), "\n")
-			e.Timestamp = strings.TrimSpace(strings.TrimPrefix(first, aiderRunMark))
+			e.setTime(strings.TrimSpace(strings.TrimPrefix(first, aiderRunMark)), 0) // local time, read as UTC: the file does not say
 			if s.Header.Timestamp == "" {
 				s.Header.Timestamp = e.Timestamp
 			}
