@@ -56,7 +56,7 @@ func (r *docReader) fail(err error) error {
 		off++
 	}
 	if len(r.s.Entries) == 0 {
-		return fmt.Errorf("line %d: %s %s: %w", r.lineOf(off), r.format, describe(err), ErrNotSession)
+		return fmt.Errorf("line %d: %s: %s: %w", r.lineOf(off), r.format, describe(err), ErrNotSession)
 	}
 	r.s.diag(r.lineOf(off), SevError, "%s cut short, later messages lost: %s", r.format, describe(err))
 	return nil

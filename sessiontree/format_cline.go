@@ -80,7 +80,12 @@ func (clineReader) detect(p *probe) bool {
 		Role    lstr           `json:"role"`
 		Content jsontext.Value `json:"content"`
 	}
-	if json.UnmarshalDecode(d, &first, jsonOpts) != nil || first.Role != "user" {
+	if err := json.UnmarshalDecode(d, &first, jsonOpts); err != nil {
+		// A first message larger than what is shown of the input (canopy
+		// list reads a file's head): its start as Cline writes it.
+		return clineStart.Match(t[:min(len(t), 4096)])
+	}
+	if first.Role != "user" {
 		return false
 	}
 	text := clineText(first.Content)
@@ -91,6 +96,9 @@ func (clineReader) detect(p *probe) bool {
 	}
 	return false
 }
+
+// clineStart is how Cline writes a task's first message, up to its tag.
+var clineStart = regexp.MustCompile(`^\[\s*\{\s*"role"\s*:\s*"user"\s*,\s*"content"\s*:\s*\[\s*\{\s*"type"\s*:\s*"text"\s*,\s*"text"\s*:\s*"\s*(?:<task>|<user_input|<feedback>|<user_message>)`)
 
 // clineCLI reports whether the input is a Cline CLI messages file: an
 // object holding messages beside the CLI's taskType, origin or agent.
@@ -167,6 +175,9 @@ func (clineReader) read(s *Session, in *input, p *probe) error {
 		return err
 	}
 	replies := st.replies
+	if s.Header.ID == "" {
+		s.Header.ID = dirID(s, "api_conversation_history.json")
+	}
 	if s.File != "" && s.File != "-" {
 		// Beside the file the session is named by, whether it was loaded
 		// from it or from memory (decompressed): the same either way.

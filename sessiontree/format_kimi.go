@@ -177,6 +177,7 @@ func (kimiReader) read(s *Session, in *input, p *probe) error {
 	if len(s.Entries) == 0 && s.Header.Line == 0 {
 		return notSession("a Kimi CLI wire log with no record that could be read")
 	}
+	s.Header.ID = dirID(s, "wire.jsonl")
 	st.dec.groups = st.c.groups
 	s.src.body = &listDecoder{groups: st.c.groups, one: st.dec.decode}
 	return nil
