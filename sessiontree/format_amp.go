@@ -6,8 +6,6 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-
-	"canopy/internal/jsonobj"
 )
 
 // ampReader reads an Amp thread (~/.local/share/amp/threads/T-*.json):
@@ -185,31 +183,4 @@ func (ampReader) cut(s *Session) Cut {
 	return listCut{s: s, rewrite: anthRewrite(""), write: func(lines []cutLine) ([]byte, error) {
 		return writeDocument(s, "messages", lines)
 	}}
-}
-
-// anthRewrite cuts a record whose Anthropic-shaped content is its own
-// "content", or, with holder, its member holder's (Cursor's "message").
-func anthRewrite(holder string) func(e *Entry, o CutOptions, c *CutCounts) ([]byte, error) {
-	return func(e *Entry, o CutOptions, c *CutCounts) ([]byte, error) {
-		raw, err := e.Raw()
-		if err != nil || (!o.NoThinking && !o.NoToolOutput) {
-			return raw, err
-		}
-		obj, err := jsonobj.Parse(raw)
-		if err != nil {
-			return nil, err
-		}
-		if holder == "" {
-			if !anthCut(&obj, e, o, c) {
-				return raw, nil
-			}
-			return obj.Encode(), nil
-		}
-		msg, err := jsonobj.Parse(obj.Get(holder))
-		if err != nil || !anthCut(&msg, e, o, c) {
-			return raw, nil
-		}
-		obj.Set(holder, msg.Encode())
-		return obj.Encode(), nil
-	}
 }
