@@ -373,3 +373,26 @@ func TestAgentDamage(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentHeaders: what a session says of itself beyond its messages.
+func TestAgentHeaders(t *testing.T) {
+	amp := loadAgent(t, "amp/T-3f1c2a9e-1b2c-4d5e-8f90-a1b2c3d4e5f6.json")
+	if h := amp.Header; h.ID != "T-3f1c2a9e-1b2c-4d5e-8f90-a1b2c3d4e5f6" || h.Cwd != "/home/me/retry" || h.Timestamp != "2026-01-01T10:00:00Z" || amp.Name != "Fix the flaky retry test" {
+		t.Errorf("Amp header %+v, name %q", h, amp.Name)
+	}
+	kimi := loadAgent(t, "kimi/wire.jsonl")
+	if kimi.Header.ID != "kimi" || kimi.Header.Line != 1 { // named by its directory
+		t.Errorf("Kimi header %+v", kimi.Header)
+	}
+	if c := kimi.Entries[len(kimi.Entries)-9]; c.Type != TypeCompaction || c.TokensBefore != 4280 {
+		t.Errorf("Kimi compaction %s %s, %v tokens before", c.ID, c.Type, c.TokensBefore)
+	}
+	cline := loadAgent(t, "cline/task1/api_conversation_history.json")
+	if cline.Header.ID != "task1" {
+		t.Errorf("Cline task id %q", cline.Header.ID)
+	}
+	aider := loadAgent(t, "aider/.aider.chat.history.md")
+	if e := aider.Entries[0]; e.CustomType != CustomAiderRun || !e.TimeOK || e.Time.Format("2006-01-02 15:04") != "2026-01-01 10:00" {
+		t.Errorf("Aider run start %+v", e)
+	}
+}

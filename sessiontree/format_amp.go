@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,8 @@ import (
 //     cacheCreationInputTokens; for a gpt- model Amp files the uncached
 //     prompt as cache creation, which is input, not a cache write. Amp
 //     records no cost: it is estimated from package pricing.
-//   - The title names the session; created is its time.
+//   - The title names the session; created is its time; the first tree
+//     of env.initial (a file: URI) its directory.
 type ampReader struct{}
 
 func (ampReader) agent() Agent {
@@ -101,6 +103,24 @@ func (ampReader) read(s *Session, in *input, p *probe) error {
 			var e Entry
 			e.setTime("", ms)
 			s.Header.Timestamp = e.Timestamp
+		case "env":
+			var env struct {
+				Initial struct {
+					Trees []struct {
+						URI lstr `json:"uri"`
+					} `json:"trees"`
+				} `json:"initial"`
+			}
+			if err = json.UnmarshalDecode(r.d, &env, jsonOpts); err != nil {
+				var se *json.SemanticError
+				if !errors.As(err, &se) {
+					return err
+				}
+				err = nil // an env of another shape names no directory
+			}
+			if t := env.Initial.Trees; len(t) > 0 {
+				s.Header.Cwd, _ = strings.CutPrefix(string(t[0].URI), "file://")
+			}
 		case "messages":
 			err = r.records(func(raw []byte, off int64, line int) {
 				ampEntry(s, c, names, raw, off, line, n)
