@@ -72,7 +72,32 @@ func (c *chain) turn(e *Entry, reply bool) {
 	if e.StopReason != "" {
 		h.StopReason = e.StopReason
 	}
+	addUsage(h, e.Usage) // a turn's usage is its first record's (Stats counts no other)
+	e.Usage = nil
 	c.groups[h] = append(c.groups[h], e)
+}
+
+// addUsage adds u to the usage of e, a turn's first record.
+func addUsage(e *Entry, u *Usage) {
+	switch {
+	case u == nil:
+	case e.Usage == nil:
+		c := *u
+		e.Usage = &c
+	default:
+		e.Usage.add(u)
+	}
+}
+
+// turnHead is the first record of the turn e is in: e, or for a record
+// that continues a turn, the nearest one before it that does not.
+func turnHead(s *Session, e *Entry) *Entry {
+	for i := e.Index; e.Continues && i > 0; i-- {
+		if p := s.Entries[i-1]; !p.Continues && p.Role == RoleAssistant && !p.Bookkeeping {
+			return p
+		}
+	}
+	return e
 }
 
 // endTurn ends the reply being written (a new step, a new request).

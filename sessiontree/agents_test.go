@@ -396,3 +396,28 @@ func TestAgentHeaders(t *testing.T) {
 		t.Errorf("Aider run start %+v", e)
 	}
 }
+
+// TestAgentTurnUsage: records of one reply are one turn, whose first
+// record holds the usage of them all (Stats counts no other).
+func TestAgentTurnUsage(t *testing.T) {
+	doc := `{"v":1,"id":"T-u","messages":[
+{"role":"user","content":"go"},
+{"role":"assistant","content":[{"type":"text","text":"a"}],"usage":{"model":"claude-sonnet-4","inputTokens":10,"outputTokens":1}},
+{"role":"assistant","content":[{"type":"tool_use","id":"c","name":"Bash","input":{}}],"usage":{"model":"claude-sonnet-4","inputTokens":20,"outputTokens":2}},
+{"role":"user","content":[{"type":"tool_result","toolUseID":"c","run":{"status":"done","result":"ok"}}]}]}`
+	s, err := Load([]byte(doc), "t.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, next := s.Entries[1], s.Entries[2]
+	if !next.Continues || head.Usage == nil || head.Usage.Input != 30 || head.Usage.Output != 3 || next.Usage != nil || head.ToolCalls != 1 {
+		t.Fatalf("head %+v %+v, next continues %v %+v", head, head.Usage, next.Continues, next.Usage)
+	}
+	if st := s.Stats(s.Entries); st.Usage.Input != 30 || st.ToolCalls != 1 || st.Messages[RoleAssistant] != 1 {
+		t.Errorf("stats %+v", st)
+	}
+	b, err := head.Decode()
+	if err != nil || len(b.Message.Content) != 2 || len(b.Message.Streamed) != 1 || b.Message.Streamed[0].ID != next.ID {
+		t.Errorf("the turn decodes to %+v, %v", b.Message, err)
+	}
+}

@@ -264,8 +264,8 @@ func clineUsage(s *Session, dir string, replies []*Entry) {
 		json.Unmarshal(data, &meta, jsonOpts) // unreadable: no models
 	}
 	k := 0
-	for _, u := range ui {
-		if u.Say != "api_req_started" || k >= len(replies) {
+	for _, req := range ui {
+		if req.Say != "api_req_started" || k >= len(replies) {
 			continue
 		}
 		var named struct {
@@ -275,15 +275,16 @@ func clineUsage(s *Session, dir string, replies []*Entry) {
 			Reads  lnum `json:"cacheReads"`
 			Cost   lnum `json:"cost"`
 		}
-		json.Unmarshal([]byte(u.Text), &named, jsonOpts)
-		e := replies[k]
+		json.Unmarshal([]byte(req.Text), &named, jsonOpts)
+		e := turnHead(s, replies[k])
 		k++
-		e.Usage = &Usage{Input: float64(named.In), Output: float64(named.Out), CacheWrite: float64(named.Writes), CacheRead: float64(named.Reads)}
-		e.Usage.TotalTokens = e.Usage.Input + e.Usage.Output + e.Usage.CacheRead + e.Usage.CacheWrite
-		e.Usage.Cost.Total = float64(named.Cost)
+		u := &Usage{Input: float64(named.In), Output: float64(named.Out), CacheWrite: float64(named.Writes), CacheRead: float64(named.Reads)}
+		u.TotalTokens = u.Input + u.Output + u.CacheRead + u.CacheWrite
+		u.Cost.Total = float64(named.Cost)
+		addUsage(e, u)
 		if e.Model == "" {
 			for _, mu := range meta.ModelUsage {
-				if mu.TS <= u.TS || u.TS == 0 {
+				if mu.TS <= req.TS || req.TS == 0 {
 					e.Provider, e.Model = string(mu.Provider), string(mu.Model)
 				}
 			}

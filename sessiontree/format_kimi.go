@@ -248,8 +248,8 @@ func (st *kimiState) bookkeeping(e *Entry, typ string, h *kimiHead, p *kimiPaylo
 		u = p.Usage.V.usage()
 	}
 	target := st.c.head
-	if typ == "usage.record" {
-		target = st.reply
+	if typ == "usage.record" && st.reply != nil {
+		target = turnHead(st.s, st.reply)
 	}
 	if u != nil && target != nil && target.Usage == nil {
 		target.Usage = u
