@@ -2,6 +2,7 @@ package sessiontree
 
 import (
 	"bytes"
+	"path/filepath"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -10,7 +11,8 @@ import (
 )
 
 // kimiReader reads a Kimi CLI session's wire log
-// (~/.kimi/sessions/<project hash>/<session id>/wire.jsonl): a first line
+// (~/.kimi/sessions/<project hash>/<session id>/wire.jsonl; Kimi Code's
+// ~/.kimi-code/sessions/<workdir>/<session>/agents/<agent>/wire.jsonl): a first line
 // {"type": "metadata", "protocol_version"}, then one record per line,
 // {"timestamp": seconds, "message": {"type", "payload"}}, the events of
 // Kimi's wire: TurnBegin (the prompt: user_input, text or content parts),
@@ -40,7 +42,7 @@ import (
 type kimiReader struct{}
 
 func (kimiReader) agent() Agent {
-	return Agent{Formats: []string{FormatKimi}, StateName: "Kimi record", Dirs: []string{".kimi/sessions"}, EstimateCost: true}
+	return Agent{Formats: []string{FormatKimi}, StateName: "Kimi record", Dirs: []string{".kimi/sessions", ".kimi-code/sessions"}, EstimateCost: true}
 }
 
 // kimiNoSummary is a compaction's summary: the wire does not record it.
@@ -178,6 +180,10 @@ func (kimiReader) read(s *Session, in *input, p *probe) error {
 		return notSession("a Kimi CLI wire log with no record that could be read")
 	}
 	s.Header.ID = dirID(s, "wire.jsonl")
+	if d := filepath.Dir(filepath.Dir(s.File)); s.Header.ID != "" && filepath.Base(d) == "agents" {
+		// Kimi Code's <session>/agents/<agent>/wire.jsonl: the session's.
+		s.Header.ID = filepath.Base(filepath.Dir(d))
+	}
 	st.dec.groups = st.c.groups
 	s.src.body = &listDecoder{groups: st.c.groups, one: st.dec.decode}
 	return nil
