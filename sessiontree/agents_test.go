@@ -421,3 +421,16 @@ func TestAgentTurnUsage(t *testing.T) {
 		t.Errorf("the turn decodes to %+v, %v", b.Message, err)
 	}
 }
+
+// TestAgentPeeks: canopy list's peek of each test session names its
+// format and its first prompt, as the load does.
+func TestAgentPeeks(t *testing.T) {
+	var pk Peeker
+	for _, c := range agentCases {
+		data := agentFixture(t, c.file)
+		p, err := pk.Peek(bytes.NewReader(data), int64(len(data)))
+		if err != nil || p.Format != c.format || p.Prompt != c.prompt {
+			t.Errorf("%s: peek %+v, %v; want %s, %q", c.file, p, err, c.format, c.prompt)
+		}
+	}
+}
