@@ -33,7 +33,9 @@ import (
 //     reply's. Kimi's wire names no model but in usage.record and
 //     config.update: without one, the model is unknown and the cost is
 //     not estimated.
-//   - A ToolCallPart's arguments are shown as part of the call before it.
+//   - Kimi's recorder writes parts merged (a text streamed in pieces is
+//     one ContentPart, a call one ToolCall); a ToolCallPart left apart
+//     has its arguments shown as part of the call before it.
 //   - StepInterrupted is a reply that was aborted; CompactionEnd a
 //     compaction (the wire does not record its summary).
 //   - Every other record (StepBegin, TurnEnd, StatusUpdate, approvals,
