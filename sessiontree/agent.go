@@ -36,6 +36,10 @@ type Agent struct {
 	// names, beyond pi's write and edit (which readers decode the
 	// agent's own writes and edits as, where they can): Session.Touched.
 	FileTools []string
+	// Document: its sessions are whole JSON documents (*.json), not
+	// JSONL: a .json file met in a store is a session of it only when
+	// one of these reads it.
+	Document bool
 }
 
 // AgentOf is what the reader of sessions of the format declares; the
