@@ -148,9 +148,19 @@ type notSessionError struct {
 func (e notSessionError) Error() string {
 	hint := e.hint
 	if hint == "" {
-		hint = " (it reads pi, Claude Code and Codex JSONL, and Flue documents)"
+		hint = " (it reads the sessions of " + strings.Join(formatsRead(), ", ") + ")"
 	}
 	return e.what + ": not a session canopy reads" + hint
+}
+
+// formatsRead are the formats of the sessions canopy reads, as its
+// readers declare them, in the order they are tried.
+func formatsRead() []string {
+	var names []string
+	for _, r := range readers() {
+		names = append(names, r.agent().Formats...)
+	}
+	return names
 }
 
 func (e notSessionError) Unwrap() error { return ErrNotSession }
