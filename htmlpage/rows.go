@@ -29,6 +29,7 @@ const (
 type rowInfo struct {
 	text  string
 	flags int
+	files []fileChange // what its calls wrote or edited (compare.go)
 }
 
 // gatherRow records the tree row of entry i, which the second pass has
@@ -46,6 +47,7 @@ func (ec *entryContext) gatherRow(i int, b *sessiontree.Body) {
 	}
 	ec.rows[i].text = row.text
 	ec.rows[i].flags |= row.flags
+	ec.rows[i].files = filesOf(e, b)
 }
 
 // rowOf computes the tree row text and the filter flags of an entry, with

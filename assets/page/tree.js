@@ -359,6 +359,7 @@
     txt.textContent = TXT[pos];
     el.appendChild(txt);
     el.title = TXT[pos];
+    compareRowMark(el);
     placeRow(el, r);
     spacer.appendChild(el);
     return el;

@@ -1,0 +1,211 @@
+package htmlpage_test
+
+// The compare view: "compare" on a row opens two branches side by side
+// from their fork, with each side's figures; its link reopens it; axe
+// finds nothing serious in it; a phone shows one side under the other.
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	cv "canopy/conversation"
+	"canopy/htmlpage"
+	"canopy/sessiontree"
+)
+
+// compareState is what the test reads of the compare view.
+type compareState struct {
+	Open      bool
+	Fork      string
+	LeafA     string
+	LeafB     string
+	Figures   [][]string // the table's rows: name, A's, B's
+	URL       string
+	Sides     int
+	EntriesA  int
+	EntriesB  int
+	Conv      bool // #conversation is displayed
+	FilesText string
+}
+
+const readCompare = `(() => {
+  const v = document.getElementById("compare");
+  const side = (k) => document.querySelector(".cmp-side-" + k);
+  return {
+    Open: !!v && !v.hidden && document.body.classList.contains("comparing"),
+    Fork: v ? v.getAttribute("data-fork") || "" : "",
+    LeafA: side("a") ? side("a").getAttribute("data-leaf") : "",
+    LeafB: side("b") ? side("b").getAttribute("data-leaf") : "",
+    Figures: v ? [...v.querySelectorAll(".cmp-stats tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent)) : [],
+    URL: location.href,
+    Sides: document.querySelectorAll(".cmp-side").length,
+    EntriesA: side("a") ? side("a").querySelectorAll(".cmp-entries > article.entry").length : 0,
+    EntriesB: side("b") ? side("b").querySelectorAll(".cmp-entries > article.entry").length : 0,
+    Conv: getComputedStyle(document.getElementById("conversation")).display !== "none",
+    FilesText: v && v.querySelector(".cmp-files") ? v.querySelector(".cmp-files").textContent : "",
+  };
+})()`
+
+// waitCompare waits until the compare view has drawn its sides.
+func waitCompare(tb *tab) compareState {
+	tb.t.Helper()
+	evalAsync[bool](tb, `(async () => {
+  for (const t0 = performance.now(); performance.now() - t0 < 10000;) {
+    if (document.querySelector("#compare .cmp-sides")) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+})()`)
+	return eval[compareState](tb, readCompare)
+}
+
+// checkCompare checks the view against what Go computes for its leaves.
+func checkCompare(t *testing.T, s *sessiontree.Session, st compareState, wantA string) {
+	t.Helper()
+	if !st.Open || st.Sides != 2 {
+		t.Fatalf("the compare view is not open with two sides: %+v", st)
+	}
+	if st.Conv {
+		t.Error("the conversation is still displayed under the compare view")
+	}
+	if st.LeafA != wantA {
+		t.Errorf("side A is the branch of %q, want the active path's leaf %q", st.LeafA, wantA)
+	}
+	a, b := s.Entry(st.LeafA), s.Entry(st.LeafB)
+	if a == nil || b == nil {
+		t.Fatalf("the sides' leaves %q and %q are not entries", st.LeafA, st.LeafB)
+	}
+	fk := cv.ForkOf(s, a, b)
+	wantFork := ""
+	if fk.At != nil {
+		wantFork = fk.At.ID
+	}
+	if st.Fork != wantFork {
+		t.Errorf("fork %q, want %q", st.Fork, wantFork)
+	}
+	want := htmlpage.CompareFigures(s, fk.A, fk.B)
+	if len(st.Figures) != len(want) {
+		t.Fatalf("%d rows of figures, want %d: %q", len(st.Figures), len(want), st.Figures)
+	}
+	for i, w := range want {
+		if got := st.Figures[i]; len(got) != 3 || got[0] != w[0] || got[1] != w[1] || got[2] != w[2] {
+			t.Errorf("figures row %d: %q, want %q", i, got, w)
+		}
+	}
+	inCard := htmlpage.InCard(s)
+	shown := func(es []*sessiontree.Entry) int {
+		n := 0
+		for _, e := range es {
+			if !inCard(e) {
+				n++
+			}
+		}
+		return min(n, 60)
+	}
+	if st.EntriesA != shown(fk.A) || st.EntriesB != shown(fk.B) {
+		t.Errorf("the sides show %d and %d entries, want %d and %d", st.EntriesA, st.EntriesB, shown(fk.A), shown(fk.B))
+	}
+}
+
+func TestBrowserCompare(t *testing.T) {
+	t.Parallel()
+	s, _, row := branchedSession(t)
+	page := writePage(t, s, t.TempDir(), "compare")
+	tb := newTab(t)
+	tb.emulate(1280, 900, false)
+	tb.Open(page)
+	if !tb.showRow(row.ID) {
+		t.Fatalf("no row for %s", row.ID)
+	}
+	tb.Click("clicking compare on the row of "+row.ID, `rowOf(`+jsString(row.ID)+`).querySelector(".row-compare")`)
+	st := waitCompare(tb)
+	checkCompare(t, s, st, s.Leaf.ID)
+	if !strings.Contains(st.URL, "?compare=") {
+		t.Fatalf("the address bar does not link to the view: %s", st.URL)
+	}
+	if st.LeafB == s.Leaf.ID {
+		t.Fatalf("side B is the active path's leaf too")
+	}
+
+	// The link reopens the same view.
+	first := st
+	tb.Open(st.URL)
+	again := waitCompare(tb)
+	checkCompare(t, s, again, s.Leaf.ID)
+	if again.LeafB != first.LeafB || again.Fork != first.Fork || strings.Join(flat(again.Figures), "|") != strings.Join(flat(first.Figures), "|") {
+		t.Errorf("the link reopened another view: %+v, first %+v", again, first)
+	}
+
+	// Back to the conversation.
+	tb.Click("going back", `[...document.querySelectorAll("#compare .cmp-head button")].find((b) => /Back/.test(b.textContent))`)
+	if st := eval[compareState](tb, readCompare); st.Open || !st.Conv {
+		t.Errorf("after Back: the view is open (%v) or the conversation hidden (%v)", st.Open, !st.Conv)
+	}
+	tb.Clean()
+}
+
+func flat(rows [][]string) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r...)
+	}
+	return out
+}
+
+// TestBrowserComparePhone: on a phone, both sides show, one under the other.
+func TestBrowserComparePhone(t *testing.T) {
+	t.Parallel()
+	s, leaf, _ := branchedSession(t)
+	page := writePage(t, s, t.TempDir(), "compare-phone")
+	tb := newTab(t)
+	tb.emulate(390, 844, true)
+	tb.Open(page + "?compare=" + leafParam(s.Leaf.ID) + "," + leafParam(leaf.ID))
+	st := waitCompare(tb)
+	checkCompare(t, s, st, s.Leaf.ID)
+	type box struct{ ATop, ABottom, BTop, AW, BW, VW float64 }
+	bx := eval[box](tb, `(() => {
+  const a = document.querySelector(".cmp-side-a").getBoundingClientRect(), b = document.querySelector(".cmp-side-b").getBoundingClientRect();
+  return { ATop: a.top, ABottom: a.bottom, BTop: b.top, AW: a.width, BW: b.width, VW: document.documentElement.clientWidth };
+})()`)
+	if bx.BTop < bx.ABottom-1 {
+		t.Errorf("on a phone, side B (top %.0f) is not under side A (bottom %.0f)", bx.BTop, bx.ABottom)
+	}
+	if bx.AW < bx.VW*0.8 || bx.BW < bx.VW*0.8 || bx.AW > bx.VW || bx.BW > bx.VW {
+		t.Errorf("on a phone, the sides are %.0f and %.0f px wide in a %.0f px viewport", bx.AW, bx.BW, bx.VW)
+	}
+	tb.Clean()
+}
+
+// TestBrowserCompareAxe: axe finds no serious violation in the view, on a
+// desktop and on a phone.
+func TestBrowserCompareAxe(t *testing.T) {
+	t.Parallel()
+	src := axeScript(t)
+	s, leaf, _ := branchedSession(t)
+	page := writePage(t, s, t.TempDir(), "compare-axe") + "?compare=" + leafParam(s.Leaf.ID) + "," + leafParam(leaf.ID)
+	for _, v := range []a11yView{
+		{name: "desktop", width: 1280, height: 900, theme: "light"},
+		{name: "phone-dark", width: 390, height: 844, mobile: true, theme: "dark"},
+	} {
+		tb := newTab(t)
+		tb.emulate(v.width, v.height, v.mobile)
+		tb.BeforePages(`try { localStorage.setItem("canopy-theme", "` + v.theme + `"); } catch (e) {}`)
+		tb.Open(page)
+		if st := waitCompare(tb); !st.Open {
+			t.Fatalf("%s: the compare view did not open", v.name)
+		}
+		// The folds open: the last change of each file, the fork entry.
+		eval[bool](tb, `(() => { document.querySelectorAll("#compare details").forEach((d) => d.open = true); return true; })()`)
+		tb.settle()
+		for _, f := range runAxe(tb, src) {
+			t.Errorf("%s: %s (%s) on %d elements: %s\n  %s", v.name, f.ID, f.Impact, f.Count, f.Help, strings.Join(f.Examples, "\n  "))
+		}
+		tb.Clean()
+	}
+}
+
+// leafParam is an id as the view's link writes it.
+func leafParam(id string) string {
+	return url.QueryEscape(id)
+}
