@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp/kb"
+
 	cv "canopy/conversation"
 	"canopy/htmlpage"
 	"canopy/sessiontree"
@@ -208,4 +210,75 @@ func TestBrowserCompareAxe(t *testing.T) {
 // leafParam is an id as the view's link writes it.
 func leafParam(id string) string {
 	return url.QueryEscape(id)
+}
+
+// TestBrowserCompareHostile: in the compare view of the hostile sessions
+// (payloads in every text, an id with quotes, backticks and markup), no
+// payload runs or becomes markup, every fold open; the ids' link
+// reopens the view.
+func TestBrowserCompareHostile(t *testing.T) {
+	t.Parallel()
+	for _, f := range []string{"../testdata/hostile/hostile.jsonl", "../testdata/markdown/hostile.jsonl"} {
+		s := load(t, f)
+		leaves := s.Leaves()
+		if len(leaves) < 2 {
+			t.Fatalf("%s: %d leaves", f, len(leaves))
+		}
+		a, b := leaves[0], leaves[len(leaves)-1]
+		tb := newTab(t)
+		tb.Open(writePage(t, s, t.TempDir(), "hostile-compare") + "?compare=" + leafParam(a.ID) + "," + leafParam(b.ID))
+		st := waitCompare(tb)
+		if !st.Open || st.LeafA != a.ID || st.LeafB != b.ID {
+			t.Fatalf("%s: the view of %q and %q did not open: %+v", f, a.ID, b.ID, st)
+		}
+		eval[bool](tb, `(() => { document.querySelectorAll("#compare details").forEach((d) => d.open = true); return true; })()`)
+		tb.settle()
+		safety := eval[hostileSafety](tb, hostileScan(s.Leaf.ID))
+		if safety.Pwned {
+			t.Errorf("%s: window.__pwned is set in the compare view", f)
+		}
+		for _, list := range [][]string{safety.Handlers, safety.Links, safety.Scripts, safety.Styles, safety.Images} {
+			for _, x := range list {
+				t.Errorf("%s: element from session text: %s", f, x)
+			}
+		}
+		// The address bar's link names the same two leaves.
+		tb.Open(st.URL)
+		if again := waitCompare(tb); again.LeafA != a.ID || again.LeafB != b.ID {
+			t.Errorf("%s: the view's own link reopened %q and %q", f, again.LeafA, again.LeafB)
+		}
+		tb.Clean()
+	}
+}
+
+// TestBrowserCompareKeys: "c" on a row of the tree compares its branch
+// with the active path; Escape goes back, focus where it was.
+func TestBrowserCompareKeys(t *testing.T) {
+	t.Parallel()
+	s, _, row := branchedSession(t)
+	tb := newTab(t)
+	tb.emulate(1280, 900, false)
+	tb.Open(writePage(t, s, t.TempDir(), "compare-keys"))
+	if !tb.showRow(row.ID) {
+		t.Fatalf("no row for %s", row.ID)
+	}
+	// Focus the tree and walk down to the row with the arrows.
+	eval[bool](tb, `(document.getElementById("tree").focus(), true)`)
+	for i := 0; i < len(s.Entries) && !eval[bool](tb, `!!rowOf(`+jsString(row.ID)+`) && rowOf(`+jsString(row.ID)+`).classList.contains("focus")`); i++ {
+		tb.key("arrow down", kb.ArrowDown)
+	}
+	tb.key("pressing c", "c")
+	st := waitCompare(tb)
+	checkCompare(t, s, st, s.Leaf.ID)
+	if eval[string](tb, `document.activeElement.id`) != "compare-title" {
+		t.Errorf("focus is on %q, not the view's heading", eval[string](tb, `document.activeElement.id || document.activeElement.tagName`))
+	}
+	tb.key("pressing Escape", kb.Escape)
+	if st := eval[compareState](tb, readCompare); st.Open || !st.Conv {
+		t.Errorf("after Escape the view is open (%v), the conversation hidden (%v)", st.Open, !st.Conv)
+	}
+	if eval[string](tb, `document.activeElement.id`) != "tree" {
+		t.Errorf("after Escape, focus is on %q, not the tree", eval[string](tb, `document.activeElement.id || document.activeElement.tagName`))
+	}
+	tb.Clean()
 }

@@ -20,6 +20,9 @@ type compareData struct {
 	// Figures: by position, the entries that count in Stats (messages,
 	// compactions; a model change counts nothing): see figureTokens.
 	Figures map[int]entryFigures `json:"u"`
+	// Roles are the roles Figures count under, each written once: a
+	// figure's role is its index here.
+	Roles []string `json:"roles"`
 	// Times: by position, the entry's time in milliseconds after T0, or
 	// null when it has none.
 	T0    int64      `json:"t0"`
@@ -31,8 +34,8 @@ type compareData struct {
 
 // entryFigures is one entry's Stats, as an array: [role, tool calls,
 // input, output, cache read, cache write, recorded cost, estimated cost,
-// flags], with trailing zeros left out. role is the Stats.Messages key
-// it counts under ("" for none). flags: figEstimated (its cost is
+// flags], with trailing zeros left out. role is the index in Roles of the
+// Stats.Messages key it counts under (-1 for none). flags: figEstimated (its cost is
 // estimated), figUnpriced (its model has no price), figNoTokens (a reply
 // of a format that records tokens recorded none).
 type entryFigures []jsontext.Token
@@ -67,7 +70,7 @@ func (f entryFigures) MarshalJSONTo(enc *jsontext.Encoder) error {
 }
 
 // figuresOf is e's share of a branch's figures, nil when it has none.
-func figuresOf(s *sessiontree.Session, e *sessiontree.Entry) entryFigures {
+func (d *compareData) figuresOf(s *sessiontree.Session, e *sessiontree.Entry, roles map[string]int) entryFigures {
 	switch e.Type {
 	case sessiontree.TypeMessage, sessiontree.TypeCustomMessage, sessiontree.TypeCompaction:
 	default:
@@ -97,7 +100,16 @@ func figuresOf(s *sessiontree.Session, e *sessiontree.Entry) entryFigures {
 	if role == "" && len(nums) == 0 {
 		return nil
 	}
-	f := entryFigures{jsontext.String(role)}
+	r := -1
+	if role != "" {
+		var ok bool
+		if r, ok = roles[role]; !ok {
+			r = len(d.Roles)
+			roles[role] = r
+			d.Roles = append(d.Roles, role)
+		}
+	}
+	f := entryFigures{jsontext.Int(int64(r))}
 	for _, v := range nums {
 		f = append(f, jsontext.Float(v))
 	}
@@ -111,10 +123,11 @@ func newCompareData(s *sessiontree.Session, order, pos []int, rows []rowInfo) *c
 	if leaves, _ := s.Shape(); leaves < 2 {
 		return nil
 	}
-	d := &compareData{Figures: map[int]entryFigures{}, Files: map[int][]fileChange{}}
+	d := &compareData{Figures: map[int]entryFigures{}, Roles: []string{}, Files: map[int][]fileChange{}}
+	roles := map[string]int{}
 	first := true
 	for _, e := range s.Entries {
-		if f := figuresOf(s, e); f != nil {
+		if f := d.figuresOf(s, e, roles); f != nil {
 			d.Figures[pos[e.Index]] = f
 		}
 		if fs := rows[e.Index].files; len(fs) > 0 {

@@ -23,7 +23,7 @@ type pageFigures struct {
 	estimated, unpriced, noToks bool
 }
 
-func sumPage(t *testing.T, u map[string][]any, pos []int, side []*sessiontree.Entry) pageFigures {
+func sumPage(t *testing.T, u map[string][]any, roles []string, pos []int, side []*sessiontree.Entry) pageFigures {
 	t.Helper()
 	f := pageFigures{roles: map[string]int{}}
 	for _, e := range side {
@@ -37,8 +37,8 @@ func sumPage(t *testing.T, u map[string][]any, pos []int, side []*sessiontree.En
 			}
 			return 0
 		}
-		if r := a[0].(string); r != "" {
-			f.roles[r]++
+		if r := int(a[0].(float64)); r >= 0 {
+			f.roles[roles[r]]++
 		}
 		f.calls += int(num(1))
 		f.in, f.out, f.cr, f.cw = f.in+num(2), f.out+num(3), f.cr+num(4), f.cw+num(5)
@@ -91,7 +91,8 @@ func TestCompareFiguresSum(t *testing.T) {
 			t.Fatal(err)
 		}
 		var back struct {
-			U map[string][]any `json:"u"`
+			U     map[string][]any `json:"u"`
+			Roles []string         `json:"roles"`
 		}
 		if err := json.Unmarshal(raw, &back); err != nil {
 			t.Fatal(err)
@@ -106,7 +107,7 @@ func TestCompareFiguresSum(t *testing.T) {
 			for _, b := range leaves[i+1:] {
 				fk := cv.ForkOf(s, a, b)
 				for _, side := range [][]*sessiontree.Entry{fk.A, fk.B} {
-					checkSum(t, f, s, sumPage(t, back.U, pos, side), side)
+					checkSum(t, f, s, sumPage(t, back.U, back.Roles, pos, side), side)
 				}
 				pairs++
 			}

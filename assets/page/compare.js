@@ -33,15 +33,17 @@
   }
 
   // sideFigures sums the entries' figures (htmlpage/compare.go writes
-  // each entry's share: [role, calls, in, out, cache read, cache write,
-  // recorded cost, estimated cost, flags]) as Session.Stats does, and
+  // each entry's share: [role (an index in CMP.roles), calls, in, out,
+  // cache read, cache write, recorded cost, estimated cost, flags]) as
+  // Session.Stats does, and
   // the time from the earliest timestamp to the latest.
   function sideFigures(list) {
     var f = { entries: list.length, roles: {}, calls: 0, tin: 0, tout: 0, cr: 0, cw: 0, rec: 0, est: 0, flags: 0, t0: null, t1: null };
     list.forEach(function (pos) {
       var u = CMP.u[pos];
       if (u) {
-        if (u[0]) f.roles[u[0]] = (f.roles[u[0]] || 0) + 1;
+        var role = u[0] >= 0 ? CMP.roles[u[0]] : "";
+        if (role) f.roles[role] = (f.roles[role] || 0) + 1;
         f.calls += u[1] || 0; f.tin += u[2] || 0; f.tout += u[3] || 0; f.cr += u[4] || 0; f.cw += u[5] || 0;
         f.rec += u[6] || 0; f.est += u[7] || 0; f.flags |= u[8] || 0;
       }
