@@ -29,6 +29,8 @@ type compareState struct {
 	EntriesB  int
 	Conv      bool // #conversation is displayed
 	FilesText string
+	Files     []string // the files listed, in order
+	Both      []string // those marked as changed on both sides
 }
 
 const readCompare = `(() => {
@@ -46,6 +48,8 @@ const readCompare = `(() => {
     EntriesB: side("b") ? side("b").querySelectorAll(".cmp-entries > article.entry").length : 0,
     Conv: getComputedStyle(document.getElementById("conversation")).display !== "none",
     FilesText: v && v.querySelector(".cmp-files") ? v.querySelector(".cmp-files").textContent : "",
+    Files: v ? [...v.querySelectorAll(".cmp-file > code")].map((c) => c.textContent) : [],
+    Both: v ? [...v.querySelectorAll(".cmp-file.cmp-both > code")].map((c) => c.textContent) : [],
   };
 })()`
 
@@ -108,6 +112,44 @@ func checkCompare(t *testing.T, s *sessiontree.Session, st compareState, wantA s
 	if st.EntriesA != shown(fk.A) || st.EntriesB != shown(fk.B) {
 		t.Errorf("the sides show %d and %d entries, want %d and %d", st.EntriesA, st.EntriesB, shown(fk.A), shown(fk.B))
 	}
+	var files, both []string
+	inA := map[string]bool{}
+	for _, f := range cv.FilesTouched(fk.A) {
+		files = append(files, f.Path)
+		inA[f.Path] = true
+	}
+	for _, f := range cv.FilesTouched(fk.B) {
+		if inA[f.Path] {
+			both = append(both, f.Path)
+		} else {
+			files = append(files, f.Path)
+		}
+	}
+	if strings.Join(st.Files, "\n") != strings.Join(files, "\n") || len(st.Both) != len(both) {
+		t.Errorf("files listed %q (both: %q), want %q (both: %q)", st.Files, st.Both, files, both)
+	}
+}
+
+// checkLastChanges opens each side's last change of every file listed
+// and checks that it shows the call's card.
+func checkLastChanges(t *testing.T, tb *tab) {
+	t.Helper()
+	type change struct{ Summary, Card string }
+	got := evalAsync[[]change](tb, `(async () => {
+  const out = [];
+  for (const d of document.querySelectorAll("#compare .cmp-change")) {
+    d.open = true;
+    await new Promise((r) => setTimeout(r, 0));
+    const card = d.querySelector(".tool");
+    out.push({ Summary: d.querySelector("summary").textContent, Card: card ? card.className + " " + card.querySelector(".tool-head").textContent : "" });
+  }
+  return out;
+})()`)
+	for _, c := range got {
+		if !strings.Contains(c.Card, "tool-write") && !strings.Contains(c.Card, "tool-edit") {
+			t.Errorf("%q opens no edit or write card: %q", c.Summary, c.Card)
+		}
+	}
 }
 
 func TestBrowserCompare(t *testing.T) {
@@ -123,6 +165,8 @@ func TestBrowserCompare(t *testing.T) {
 	tb.Click("clicking compare on the row of "+row.ID, `rowOf(`+jsString(row.ID)+`).querySelector(".row-compare")`)
 	st := waitCompare(tb)
 	checkCompare(t, s, st, s.Leaf.ID)
+	t.Logf("compared %s and %s: fork %s, files %q (both %q)", st.LeafA, st.LeafB, st.Fork, st.Files, st.Both)
+	checkLastChanges(t, tb)
 	if !strings.Contains(st.URL, "?compare=") {
 		t.Fatalf("the address bar does not link to the view: %s", st.URL)
 	}
@@ -158,13 +202,18 @@ func flat(rows [][]string) []string {
 // TestBrowserComparePhone: on a phone, both sides show, one under the other.
 func TestBrowserComparePhone(t *testing.T) {
 	t.Parallel()
-	s, leaf, _ := branchedSession(t)
+	s := demoSession(t)
+	a, b := sharedFilePair(t, s)
 	page := writePage(t, s, t.TempDir(), "compare-phone")
 	tb := newTab(t)
 	tb.emulate(390, 844, true)
-	tb.Open(page + "?compare=" + leafParam(s.Leaf.ID) + "," + leafParam(leaf.ID))
+	tb.Open(page + "?compare=" + leafParam(a.ID) + "," + leafParam(b.ID))
 	st := waitCompare(tb)
-	checkCompare(t, s, st, s.Leaf.ID)
+	checkCompare(t, s, st, a.ID)
+	if len(st.Both) == 0 {
+		t.Errorf("no file marked as changed on both sides: %q", st.Files)
+	}
+	checkLastChanges(t, tb)
 	type box struct{ ATop, ABottom, BTop, AW, BW, VW float64 }
 	bx := eval[box](tb, `(() => {
   const a = document.querySelector(".cmp-side-a").getBoundingClientRect(), b = document.querySelector(".cmp-side-b").getBoundingClientRect();
@@ -281,4 +330,26 @@ func TestBrowserCompareKeys(t *testing.T) {
 		t.Errorf("after Escape, focus is on %q, not the tree", eval[string](tb, `document.activeElement.id || document.activeElement.tagName`))
 	}
 	tb.Clean()
+}
+
+// sharedFilePair is two leaves whose branches both changed a file.
+func sharedFilePair(t *testing.T, s *sessiontree.Session) (a, b *sessiontree.Entry) {
+	t.Helper()
+	leaves := s.Leaves()
+	for i, x := range leaves {
+		for _, y := range leaves[i+1:] {
+			fk := cv.ForkOf(s, x, y)
+			inX := map[string]bool{}
+			for _, f := range cv.FilesTouched(fk.A) {
+				inX[f.Path] = true
+			}
+			for _, f := range cv.FilesTouched(fk.B) {
+				if inX[f.Path] {
+					return x, y
+				}
+			}
+		}
+	}
+	t.Fatalf("%s: no two branches change the same file", s.File)
+	return nil, nil
 }

@@ -12,8 +12,8 @@
  * (called by tree.js's makeRow).
  *
  * Relies on: prologue.js (doc, T, n, P, FL, TXT, kids, byId, F_EMBEDDED,
- * treeEl, noticeEl, sidebar); store.js (main, elementsFor, loadStore,
- * complete); conversation.js (state, pathTo, newestLeaf); navigation.js
+ * treeEl, noticeEl, sidebar); store.js (elementsFor, loadStore,
+ * complete, storeFailed, NO_STORE); conversation.js (state, pathTo, newestLeaf); navigation.js
  * (notice, navigate, updateURL); toolbar.js (toggleDrawer).
  */
   // ---- The compare view -----------------------------------------------
@@ -302,6 +302,7 @@
     }
     var fk = forkOf(cmp.a, cmp.b), files = sideFiles(fk.a, fk.b);
     v.setAttribute("data-fork", fk.at >= 0 ? T.id[fk.at] : "");
+    if (storeFailed) v.appendChild(el("p", "note note-warning", NO_STORE));
     v.appendChild(forkPart(fk));
     v.appendChild(figuresPart(fk, files));
     v.appendChild(filesPart(files));
