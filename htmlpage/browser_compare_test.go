@@ -353,3 +353,32 @@ func sharedFilePair(t *testing.T, s *sessiontree.Session) (a, b *sessiontree.Ent
 	t.Fatalf("%s: no two branches change the same file", s.File)
 	return nil, nil
 }
+
+// TestBrowserCompareEstimated: a Claude Code session records tokens and
+// no price: each side's cost is the estimate Go makes (≈), with the note
+// naming the price table.
+func TestBrowserCompareEstimated(t *testing.T) {
+	t.Parallel()
+	s := load(t, "../testdata/claude/session.jsonl")
+	leaves := s.Leaves()
+	if len(leaves) < 2 {
+		t.Fatalf("%d leaves", len(leaves))
+	}
+	a, b := leaves[len(leaves)-1], leaves[0]
+	tb := newTab(t)
+	tb.Open(writePage(t, s, t.TempDir(), "compare-claude") + "?compare=" + leafParam(a.ID) + "," + leafParam(b.ID))
+	st := waitCompare(tb)
+	checkCompare(t, s, st, a.ID)
+	t.Logf("figures: %q", st.Figures)
+	note := eval[string](tb, `(document.querySelector("#compare .cmp-figures .note") || {}).textContent || ""`)
+	estimated := false
+	for _, r := range st.Figures {
+		if r[0] == "Cost" {
+			estimated = strings.HasPrefix(r[1], "≈") || strings.HasPrefix(r[2], "≈")
+		}
+	}
+	if !estimated || !strings.Contains(note, "genai-prices") {
+		t.Errorf("no estimated cost with its note: figures %q, note %q", st.Figures, note)
+	}
+	tb.Clean()
+}

@@ -4,6 +4,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	cv "canopy/conversation"
+	"canopy/pricing"
 	"canopy/sessiontree"
 )
 
@@ -30,6 +31,9 @@ type compareData struct {
 	// Files: by position, the files the entry's calls wrote or edited:
 	// [path, call index, tool] each (cv.FilesIn).
 	Files map[int][]fileChange `json:"files"`
+	// Priced names the price table estimated costs come from, when an
+	// entry's cost is estimated (the view's note under an ≈ cost).
+	Priced string `json:"priced,omitzero"`
 }
 
 // entryFigures is one entry's Stats, as an array: [role, tool calls,
@@ -84,6 +88,7 @@ func (d *compareData) figuresOf(s *sessiontree.Session, e *sessiontree.Entry, ro
 	flags := 0
 	if st.CostEstimated {
 		flags |= figEstimated
+		d.Priced = pricing.Source()
 	}
 	if len(st.UnpricedModels) > 0 {
 		flags |= figUnpriced

@@ -382,7 +382,8 @@
     });
     thead.appendChild(tr);
     t.appendChild(thead);
-    figureCells(sideFigures(fk.a), sideFigures(fk.b), files).forEach(function (r) {
+    var fa = sideFigures(fk.a), fb = sideFigures(fk.b);
+    figureCells(fa, fb, files).forEach(function (r) {
       var row = el("tr"), th = el("th", "", r[0]);
       th.scope = "row";
       row.appendChild(th);
@@ -393,6 +394,9 @@
     t.appendChild(tb);
     wrap.appendChild(t);
     s.appendChild(wrap);
+    if (CMP.priced && ((fa.flags | fb.flags) & 1)) {
+      s.appendChild(el("p", "note", "≈ Estimated: the session records tokens, not prices; each message is priced at its date by " + CMP.priced + "."));
+    }
     return s;
   }
 
