@@ -1,24 +1,33 @@
 package conversation
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
-	"time"
-	"unicode/utf8"
 
 	"canopy/sessiontree"
 )
 
 // branched is a pi session that forks after its first reply: one branch
 // edits a.go and writes b.go, the other edits a.go twice.
+// branched is a pi session that forks after its first reply: one
+// branch reads r.go, edits a.go, writes b.go and fails to edit z.go; the
+// other edits a.go in two replies, runs a command and writes w.go, which
+// never answers.
 const branched = `{"type":"session","version":3,"id":"s1","timestamp":"2026-03-02T09:00:00.000Z","cwd":"/p"}
 {"type":"message","id":"u1","parentId":null,"timestamp":"2026-03-02T09:00:01.000Z","message":{"role":"user","content":"go"}}
 {"type":"message","id":"a1","parentId":"u1","timestamp":"2026-03-02T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"stopReason":"stop"}}
-{"type":"message","id":"x1","parentId":"a1","timestamp":"2026-03-02T09:00:03.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"r.go"}},{"type":"toolCall","id":"c2","name":"edit","arguments":{"path":"a.go","oldText":"x","newText":"y"}},{"type":"toolCall","id":"c3","name":"write","arguments":{"file_path":"b.go","content":"z"}}],"stopReason":"toolUse"}}
-{"type":"message","id":"x2","parentId":"x1","timestamp":"2026-03-02T09:01:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"r"}]}}
-{"type":"message","id":"y1","parentId":"a1","timestamp":"2026-03-02T09:00:04.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"d1","name":"edit","arguments":{"path":"a.go"}}],"stopReason":"toolUse"}}
-{"type":"message","id":"y2","parentId":"y1","timestamp":"2026-03-02T09:00:09.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"d2","name":"edit","arguments":{"path":"a.go"}},{"type":"toolCall","id":"d3","name":"bash","arguments":{"command":"echo > c.go"}}],"stopReason":"toolUse"}}
+{"type":"message","id":"x1","parentId":"a1","timestamp":"2026-03-02T09:00:03.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"r.go"}},{"type":"toolCall","id":"c2","name":"edit","arguments":{"path":"a.go"}},{"type":"toolCall","id":"c3","name":"write","arguments":{"file_path":"b.go","content":"z"}},{"type":"toolCall","id":"c4","name":"edit","arguments":{"path":"z.go"}}],"stopReason":"toolUse"}}
+{"type":"message","id":"x2","parentId":"x1","timestamp":"2026-03-02T09:00:04.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"ok"}],"isError":false}}
+{"type":"message","id":"x3","parentId":"x2","timestamp":"2026-03-02T09:00:05.000Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"edit","content":[{"type":"text","text":"ok"}],"isError":false}}
+{"type":"message","id":"x4","parentId":"x3","timestamp":"2026-03-02T09:00:06.000Z","message":{"role":"toolResult","toolCallId":"c3","toolName":"write","content":[{"type":"text","text":"ok"}],"isError":false}}
+{"type":"message","id":"x5","parentId":"x4","timestamp":"2026-03-02T09:00:59.000Z","message":{"role":"toolResult","toolCallId":"c4","toolName":"edit","content":[{"type":"text","text":"ok"}],"isError":true}}
+{"type":"message","id":"y1","parentId":"a1","timestamp":"2026-03-02T09:00:07.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"d1","name":"edit","arguments":{"path":"a.go"}}],"stopReason":"toolUse"}}
+{"type":"message","id":"y2","parentId":"y1","timestamp":"2026-03-02T09:00:08.000Z","message":{"role":"toolResult","toolCallId":"d1","toolName":"edit","content":[{"type":"text","text":"ok"}],"isError":false}}
+{"type":"message","id":"y3","parentId":"y2","timestamp":"2026-03-02T09:00:09.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"d2","name":"edit","arguments":{"path":"a.go"}},{"type":"toolCall","id":"d3","name":"bash","arguments":{"command":"echo > c.go"}},{"type":"toolCall","id":"d4","name":"write","arguments":{"path":"w.go"}}],"stopReason":"toolUse"}}
+{"type":"message","id":"y4","parentId":"y3","timestamp":"2026-03-02T09:00:10.000Z","message":{"role":"toolResult","toolCallId":"d2","toolName":"edit","content":[{"type":"text","text":"ok"}],"isError":false}}
+{"type":"message","id":"y5","parentId":"y4","timestamp":"2026-03-02T09:00:12.000Z","message":{"role":"toolResult","toolCallId":"d3","toolName":"bash","content":[{"type":"text","text":"ok"}],"isError":false}}
 `
 
 func loadText(t *testing.T, text, name string) *sessiontree.Session {
@@ -43,8 +52,8 @@ func TestForkOf(t *testing.T) {
 	for _, c := range []struct {
 		a, b, at, sideA, sideB string
 	}{
-		{"x2", "y2", "a1", "x1 x2", "y1 y2"},
-		{"y2", "x2", "a1", "y1 y2", "x1 x2"},
+		{"x3", "y2", "a1", "x1 x2 x3", "y1 y2"},
+		{"y2", "x3", "a1", "y1 y2", "x1 x2 x3"},
 		{"x2", "x2", "x2", "", ""},
 		{"a1", "y2", "a1", "", "y1 y2"}, // a's end is on b's path
 		{"u1", "x1", "u1", "", "a1 x1"},
@@ -74,28 +83,29 @@ func TestForkOfRoots(t *testing.T) {
 
 func TestFilesTouched(t *testing.T) {
 	s := loadText(t, branched, "b.jsonl")
-	f := ForkOf(s, s.Entry("x2"), s.Entry("y2"))
+	c := New(s)
+	f := ForkOf(s, s.Entry("x5"), s.Entry("y5"))
 	got := func(fs []TouchedFile) string {
 		var out []string
 		for _, x := range fs {
-			out = append(out, x.Path+"@"+x.Entry.ID+"#"+string(rune('0'+x.Call))+"x"+string(rune('0'+x.Count)))
+			out = append(out, fmt.Sprintf("%s@%s×%d", x.Path, x.Last.ID, x.Replies))
 		}
 		return strings.Join(out, " ")
 	}
-	// read and bash change nothing; a.go is changed once on A, twice on
-	// B (the last by y2's first call).
-	if g := got(FilesTouched(f.A)); g != "a.go@x1#1x1 b.go@x1#2x1" {
+	// A read, a bash command and a call that failed or never answered
+	// change nothing; a.go is changed by one reply on A, two on B.
+	if g := got(c.FilesTouched(f.A)); g != "a.go@x1×1 b.go@x1×1" {
 		t.Errorf("side A: %s", g)
 	}
-	if g := got(FilesTouched(f.B)); g != "a.go@y2#0x2" {
+	if g := got(c.FilesTouched(f.B)); g != "a.go@y3×2" {
 		t.Errorf("side B: %s", g)
 	}
 }
 
-// FilesChanged reads every format's edits in pi's terms: Claude Code's
+// FilesTouched reads every format's edits in pi's terms: Claude Code's
 // Edit, MultiEdit and Write, Codex's apply_patch (each file its patch
 // names).
-func TestFilesChangedFormats(t *testing.T) {
+func TestFilesTouchedFormats(t *testing.T) {
 	for _, c := range []struct {
 		file string
 		want string
@@ -108,44 +118,12 @@ func TestFilesChangedFormats(t *testing.T) {
 			t.Fatal(err)
 		}
 		var all []string
-		seen := map[string]bool{}
-		for _, e := range s.Entries {
-			for _, fc := range FilesChanged(e) {
-				if !seen[fc.Path] {
-					seen[fc.Path] = true
-					all = append(all, fc.Path)
-				}
-			}
+		for _, f := range New(s).FilesTouched(s.Entries) {
+			all = append(all, f.Path)
 		}
 		slices.Sort(all)
 		if g := strings.Join(all, " "); g != c.want {
-			t.Errorf("%s: files changed %q, want %q", c.file, g, c.want)
+			t.Errorf("%s: files touched %q, want %q", c.file, g, c.want)
 		}
-	}
-}
-
-// A hostile path is cut to MaxPathLen bytes at a rune.
-func TestClip(t *testing.T) {
-	long := strings.Repeat("é", MaxPathLen)
-	c := clip(long)
-	if len(c) > MaxPathLen+len("…") || !utf8.ValidString(c) || !strings.HasSuffix(c, "…") {
-		t.Errorf("clip: %d bytes, valid %v", len(c), utf8.ValidString(c))
-	}
-	if clip("a.go") != "a.go" {
-		t.Error("clip changed a short path")
-	}
-}
-
-func TestSpan(t *testing.T) {
-	s := loadText(t, branched, "b.jsonl")
-	f := ForkOf(s, s.Entry("x2"), s.Entry("y2"))
-	if d, ok := Span(f.A); !ok || d != time.Minute {
-		t.Errorf("Span(A) = %v, %v; want 1m", d, ok)
-	}
-	if d, ok := Span(f.B); !ok || d != 5*time.Second {
-		t.Errorf("Span(B) = %v, %v; want 5s", d, ok)
-	}
-	if _, ok := Span(nil); ok {
-		t.Error("Span of nothing is known")
 	}
 }

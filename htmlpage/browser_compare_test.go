@@ -114,11 +114,12 @@ func checkCompare(t *testing.T, s *sessiontree.Session, st compareState, wantA s
 	}
 	var files, both []string
 	inA := map[string]bool{}
-	for _, f := range cv.FilesTouched(fk.A) {
+	model := cv.New(s)
+	for _, f := range model.FilesTouched(fk.A) {
 		files = append(files, f.Path)
 		inA[f.Path] = true
 	}
-	for _, f := range cv.FilesTouched(fk.B) {
+	for _, f := range model.FilesTouched(fk.B) {
 		if inA[f.Path] {
 			both = append(both, f.Path)
 		} else {
@@ -336,14 +337,15 @@ func TestBrowserCompareKeys(t *testing.T) {
 func sharedFilePair(t *testing.T, s *sessiontree.Session) (a, b *sessiontree.Entry) {
 	t.Helper()
 	leaves := s.Leaves()
+	model := cv.New(s)
 	for i, x := range leaves {
 		for _, y := range leaves[i+1:] {
 			fk := cv.ForkOf(s, x, y)
 			inX := map[string]bool{}
-			for _, f := range cv.FilesTouched(fk.A) {
+			for _, f := range model.FilesTouched(fk.A) {
 				inX[f.Path] = true
 			}
-			for _, f := range cv.FilesTouched(fk.B) {
+			for _, f := range model.FilesTouched(fk.B) {
 				if inX[f.Path] {
 					return x, y
 				}

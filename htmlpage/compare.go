@@ -3,7 +3,6 @@ package htmlpage
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
-	cv "canopy/conversation"
 	"canopy/pricing"
 	"canopy/sessiontree"
 )
@@ -28,8 +27,10 @@ type compareData struct {
 	// null when it has none.
 	T0    int64      `json:"t0"`
 	Times treeColumn `json:"ts"`
-	// Files: by position, the files the entry's calls wrote or edited:
-	// [path, call index, tool] each (cv.FilesIn).
+	// Files: by position, the files the entry's calls that ran wrote,
+	// edited or patched (the rows' files, sessiontree.FileTargets: the
+	// branches' figures' rule): [path, position of the result whose card
+	// shows the change] each.
 	Files map[int][]fileChange `json:"files"`
 	// Priced names the price table estimated costs come from, when an
 	// entry's cost is estimated (the view's note under an ≈ cost).
@@ -50,10 +51,15 @@ const (
 	figNoTokens
 )
 
-type fileChange cv.FileChange
+// fileChange is a file an entry's call changed, and the position of the
+// call's result (its card's id).
+type fileChange struct {
+	path string
+	card int
+}
 
 func (f fileChange) MarshalJSONTo(enc *jsontext.Encoder) error {
-	for _, t := range []jsontext.Token{jsontext.BeginArray, jsontext.String(f.Path), jsontext.Int(int64(f.Call)), jsontext.String(f.Tool), jsontext.EndArray} {
+	for _, t := range []jsontext.Token{jsontext.BeginArray, jsontext.String(f.path), jsontext.Int(int64(f.card)), jsontext.EndArray} {
 		if err := enc.WriteToken(t); err != nil {
 			return err
 		}
@@ -122,8 +128,8 @@ func (d *compareData) figuresOf(s *sessiontree.Session, e *sessiontree.Entry, ro
 }
 
 // newCompareData gathers the compare view's data, positions in tree
-// order (pos: entry index to position). The files are the rows' (filled
-// as the entries were rendered: gatherRow), so nothing is decoded again.
+// order (pos: entry index to position). The files are the rows' (found as
+// the cards were drawn: callView), so nothing is decoded again.
 func newCompareData(s *sessiontree.Session, order, pos []int, rows []rowInfo) *compareData {
 	if leaves, _ := s.Shape(); leaves < 2 {
 		return nil
@@ -135,7 +141,11 @@ func newCompareData(s *sessiontree.Session, order, pos []int, rows []rowInfo) *c
 		if f := d.figuresOf(s, e, roles); f != nil {
 			d.Figures[pos[e.Index]] = f
 		}
-		if fs := rows[e.Index].files; len(fs) > 0 {
+		if r := &rows[e.Index]; len(r.files) > 0 && len(r.fileCards) == len(r.files) {
+			fs := make([]fileChange, len(r.files))
+			for k, p := range r.files {
+				fs[k] = fileChange{p, pos[r.fileCards[k]]}
+			}
 			d.Files[pos[e.Index]] = fs
 		}
 		if e.TimeOK && (first || e.Time.UnixMilli() < d.T0) {
@@ -150,17 +160,4 @@ func newCompareData(s *sessiontree.Session, order, pos []int, rows []rowInfo) *c
 		return jsontext.Int(e.Time.UnixMilli() - d.T0)
 	}}
 	return d
-}
-
-// filesOf is what gatherRow keeps of an entry's changed files.
-func filesOf(e *sessiontree.Entry, b *sessiontree.Body) []fileChange {
-	fs := cv.FilesIn(e, b)
-	if len(fs) == 0 {
-		return nil
-	}
-	out := make([]fileChange, len(fs))
-	for i, f := range fs {
-		out[i] = fileChange(f)
-	}
-	return out
 }

@@ -1,10 +1,8 @@
 package htmlpage
 
 import (
-	"fmt"
-	"time"
-
 	cv "canopy/conversation"
+	"canopy/internal/text"
 	"canopy/sessiontree"
 )
 
@@ -15,21 +13,13 @@ func CompareFigures(s *sessiontree.Session, a, b []*sessiontree.Entry) [][3]stri
 	ra, rb := statsRowOf("A", s.Stats(a)), statsRowOf("B", s.Stats(b))
 	sa, sb := s.Stats(a), s.Stats(b)
 	span := func(es []*sessiontree.Entry) string {
-		d, ok := cv.Span(es)
-		if !ok {
+		f := s.Figures(es, nil)
+		if f.First.IsZero() {
 			return "—"
 		}
-		sec := int64(d.Round(time.Second) / time.Second)
-		h, m := sec/3600, sec%3600/60
-		sec %= 60
-		switch {
-		case h > 0:
-			return fmt.Sprintf("%d h %d min", h, m)
-		case m > 0:
-			return fmt.Sprintf("%d min %d s", m, sec)
-		}
-		return fmt.Sprintf("%d s", sec)
+		return text.Spent(f.Spent())
 	}
+	c := cv.New(s)
 	num := func(n int) string { return statsRowOf("", sessiontree.Stats{Entries: n}).Entries }
 	return [][3]string{
 		{"Entries", ra.Entries, rb.Entries},
@@ -40,7 +30,7 @@ func CompareFigures(s *sessiontree.Session, a, b []*sessiontree.Entry) [][3]stri
 		{"Cache read / write", ra.CacheRead + " / " + ra.CacheWrite, rb.CacheRead + " / " + rb.CacheWrite},
 		{"Cost", ra.Cost, rb.Cost},
 		{"Time spent", span(a), span(b)},
-		{"Files touched", num(len(cv.FilesTouched(a))), num(len(cv.FilesTouched(b)))},
+		{"Files touched", num(len(c.FilesTouched(a))), num(len(c.FilesTouched(b)))},
 	}
 }
 

@@ -14,18 +14,18 @@ import (
 	"canopy/sessiontree"
 )
 
-// pageFigures is a side's figures summed from the compare data as the
+// sideSums is a side's figures summed from the compare data as the
 // page's script sums them (assets/page/compare.js: sideFigures, costText).
-type pageFigures struct {
+type sideSums struct {
 	roles                       map[string]int
 	calls                       int
 	in, out, cr, cw, rec, est   float64
 	estimated, unpriced, noToks bool
 }
 
-func sumPage(t *testing.T, u map[string][]any, roles []string, pos []int, side []*sessiontree.Entry) pageFigures {
+func sumPage(t *testing.T, u map[string][]any, roles []string, pos []int, side []*sessiontree.Entry) sideSums {
 	t.Helper()
-	f := pageFigures{roles: map[string]int{}}
+	f := sideSums{roles: map[string]int{}}
 	for _, e := range side {
 		a, ok := u[itoa(pos[e.Index])]
 		if !ok {
@@ -116,7 +116,7 @@ func TestCompareFiguresSum(t *testing.T) {
 	}
 }
 
-func checkSum(t *testing.T, name string, s *sessiontree.Session, got pageFigures, side []*sessiontree.Entry) {
+func checkSum(t *testing.T, name string, s *sessiontree.Session, got sideSums, side []*sessiontree.Entry) {
 	t.Helper()
 	st := s.Stats(side)
 	for r, n := range st.Messages {

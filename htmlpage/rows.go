@@ -29,7 +29,13 @@ const (
 type rowInfo struct {
 	text  string
 	flags int
-	files []fileChange // what its calls wrote or edited (compare.go)
+	// files: what the entry's calls that ran wrote, edited or patched
+	// (sessiontree.FileTargets), found as its card is drawn: the
+	// sidebar's and the header's figures count them.
+	files []string
+	// fileCards: for each of files, the index of the result whose card
+	// shows the change (the compare view opens it: compare.go).
+	fileCards []int
 }
 
 // gatherRow records the tree row of entry i, which the second pass has
@@ -47,7 +53,6 @@ func (ec *entryContext) gatherRow(i int, b *sessiontree.Body) {
 	}
 	ec.rows[i].text = row.text
 	ec.rows[i].flags |= row.flags
-	ec.rows[i].files = filesOf(e, b)
 }
 
 // rowOf computes the tree row text and the filter flags of an entry, with

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"strings"
-	"time"
 
 	cv "canopy/conversation"
 	"canopy/internal/text"
@@ -31,16 +30,17 @@ const maxCompareFiles = 200
 
 // comparer holds what one comparison needs.
 type comparer struct {
-	s    *sessiontree.Session
-	o    Options
-	a, b *sessiontree.Entry
-	fork cv.Fork
+	s     *sessiontree.Session
+	o     Options
+	a, b  *sessiontree.Entry
+	fork  cv.Fork
+	model *cv.Context // the calls paired with their results: the files touched
 }
 
 // writeCompare writes the comparison of the paths to o.Leaf and
 // o.Compare.
 func writeCompare(w io.Writer, s *sessiontree.Session, o Options) error {
-	c := &comparer{s: s, o: o}
+	c := &comparer{s: s, o: o, model: cv.New(s)}
 	if o.Leaf == nil {
 		return errors.New("markdown: a comparison needs two entries")
 	}
@@ -260,7 +260,7 @@ func compareLink(page, a, b string) string {
 // figures is the table of each side's figures from the fork.
 func (c *comparer) figures() string {
 	sa, sb := c.s.Stats(c.fork.A), c.s.Stats(c.fork.B)
-	fa, fb := cv.FilesTouched(c.fork.A), cv.FilesTouched(c.fork.B)
+	fa, fb := c.model.FilesTouched(c.fork.A), c.model.FilesTouched(c.fork.B)
 	num := func(n int) string { return text.Thousands(float64(n)) }
 	rows := [][3]string{
 		{"Entries", num(sa.Entries), num(sb.Entries)},
@@ -270,7 +270,7 @@ func (c *comparer) figures() string {
 		{"Tokens in / out", tokens(sa.Usage.Input) + " / " + tokens(sa.Usage.Output), tokens(sb.Usage.Input) + " / " + tokens(sb.Usage.Output)},
 		{"Cache read / write", tokens(sa.Usage.CacheRead) + " / " + tokens(sa.Usage.CacheWrite), tokens(sb.Usage.CacheRead) + " / " + tokens(sb.Usage.CacheWrite)},
 		{"Cost", costCell(&sa), costCell(&sb)},
-		{"Time spent", span(c.fork.A), span(c.fork.B)},
+		{"Time spent", span(c.s, c.fork.A), span(c.s, c.fork.B)},
 		{"Files touched", num(len(fa)), num(len(fb))},
 	}
 	var sb2 strings.Builder
@@ -294,28 +294,21 @@ func costCell(st *sessiontree.Stats) string {
 	return fmt.Sprintf("\\$%.4f", c.USD)
 }
 
-// span is the time from a side's earliest timestamp to its latest.
-func span(es []*sessiontree.Entry) string {
-	d, ok := cv.Span(es)
-	if !ok {
+// span is the time from a side's earliest timestamp to its latest, as
+// the page's figures write it.
+func span(s *sessiontree.Session, es []*sessiontree.Entry) string {
+	f := s.Figures(es, nil)
+	if f.First.IsZero() {
 		return "—"
 	}
-	d = d.Round(time.Second)
-	h, m, s := int64(d/time.Hour), int64(d%time.Hour/time.Minute), int64(d%time.Minute/time.Second)
-	switch {
-	case h > 0:
-		return fmt.Sprintf("%d h %d min", h, m)
-	case m > 0:
-		return fmt.Sprintf("%d min %d s", m, s)
-	}
-	return fmt.Sprintf("%d s", s)
+	return text.Spent(f.Spent())
 }
 
 // files lists the files each side changed, those both changed first
 // marked, with how many calls changed each and the entry of the last,
 // as many as fit in room characters (-1: no bound but maxCompareFiles).
 func (c *comparer) files(room int) string {
-	fa, fb := cv.FilesTouched(c.fork.A), cv.FilesTouched(c.fork.B)
+	fa, fb := c.model.FilesTouched(c.fork.A), c.model.FilesTouched(c.fork.B)
 	type pair struct {
 		path string
 		a, b *cv.TouchedFile
@@ -342,7 +335,7 @@ func (c *comparer) files(room int) string {
 		return head + "\n\nNeither branch wrote or edited a file."
 	}
 	change := func(name string, f *cv.TouchedFile) string {
-		return name + ": " + text.Count(f.Count, "change", "changes") + ", the last in " + idSpan(f.Entry.ID)
+		return name + ": changed in " + text.Count(f.Replies, "reply", "replies") + ", the last " + idSpan(f.Last.ID)
 	}
 	var sb strings.Builder
 	sb.WriteString(head)

@@ -46,7 +46,6 @@ func sumFigures(s *sessiontree.Session, side []*sessiontree.Entry) map[string]st
 	var prompts, replies, calls int
 	var in, out, cr, cw, usd float64
 	estimated, unknown := false, false
-	files := map[string]bool{}
 	for _, e := range side {
 		st := s.Stats([]*sessiontree.Entry{e})
 		prompts += st.Messages[sessiontree.RoleUser]
@@ -57,9 +56,6 @@ func sumFigures(s *sessiontree.Session, side []*sessiontree.Entry) map[string]st
 		usd += c.USD
 		estimated = estimated || c.Estimated
 		unknown = unknown || c.Unknown
-		for _, f := range cv.FilesChanged(e) {
-			files[f.Path] = true
-		}
 	}
 	n := func(f float64) string { return text.Thousands(f) }
 	cost := fmt.Sprintf("\\$%.4f", usd)
@@ -72,7 +68,7 @@ func sumFigures(s *sessiontree.Session, side []*sessiontree.Entry) map[string]st
 	return map[string]string{
 		"Entries": n(float64(len(side))), "Prompts": n(float64(prompts)), "Replies": n(float64(replies)),
 		"Tool calls": n(float64(calls)), "Tokens in / out": n(in) + " / " + n(out),
-		"Cache read / write": n(cr) + " / " + n(cw), "Cost": cost, "Files touched": n(float64(len(files))),
+		"Cache read / write": n(cr) + " / " + n(cw), "Cost": cost, "Files touched": n(float64(len(s.Touched(side, sessiontree.PairCalls(s))))),
 	}
 }
 
@@ -185,9 +181,12 @@ func TestCompareManyFiles(t *testing.T) {
 	}
 	a := assistant(calls...)
 	a["parentId"] = "e1"
-	data := session(user("go"), assistant(textBlock("one way")), a)
-	s := loadBytes(t, data)
-	one, two := s.Entry("e2"), s.Entry("e3")
+	entries := []map[string]any{user("go"), assistant(textBlock("one way")), a}
+	for i := range 200 { // each call ran: its result follows
+		entries = append(entries, result(fmt.Sprintf("c%d", i), "write", "ok"))
+	}
+	s := loadBytes(t, session(entries...))
+	one, two := s.Entry("e2"), s.Entry(fmt.Sprintf("e%d", len(entries)))
 	md, err := compareMD(t, s, one, two, 65536)
 	if err != nil {
 		t.Fatal(err)

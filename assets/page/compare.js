@@ -11,7 +11,7 @@
  * deep link ?compare=<leaf A>,<leaf B> (openCompareLink); compareRowMark
  * (called by tree.js's makeRow).
  *
- * Relies on: prologue.js (doc, T, n, P, FL, TXT, kids, byId, F_EMBEDDED,
+ * Relies on: prologue.js (doc, T, n, P, FL, TXT, kids, byId, domId, F_EMBEDDED,
  * treeEl, noticeEl, sidebar); store.js (elementsFor, loadStore,
  * complete, storeFailed, NO_STORE); conversation.js (state, pathTo, newestLeaf); navigation.js
  * (notice, navigate, updateURL); toolbar.js (toggleDrawer).
@@ -71,10 +71,13 @@
     var s = String(Math.round(Math.abs(x))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     return x < 0 ? "-" + s : s;
   }
+  // duration is a time spent as the sidebar's figures write it
+  // (text.Spent): "52s", "14 min", "2 h 05 min".
   function duration(ms) {
-    var s = Math.round(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60);
-    s %= 60;
-    return h ? h + " h " + m + " min" : m ? m + " min " + s + " s" : s + " s";
+    var s = Math.floor(ms / 1000), m = Math.floor(s / 60), h = Math.floor(m / 60);
+    if (s < 60) return s + "s";
+    if (m < 60) return m + " min";
+    return h + " h " + (m % 60 < 10 ? "0" : "") + (m % 60) + " min";
   }
   // figureCells: the rows of the figures table, [name, A's, B's].
   function figureCells(fa, fb, files) {
@@ -92,9 +95,10 @@
     ];
   }
 
-  // sideFiles: the files each side's calls changed, in the order first
-  // changed (A's, then B's others), each with how many calls changed it
-  // on each side and the last that did (its entry and call index).
+  // sideFiles: the files each side's calls that ran changed (the rows'
+  // files, the branches' figures' rule), in the order first changed (A's,
+  // then B's others), each with how many of the side's replies changed it
+  // and the last change (its reply, and its result, whose card shows it).
   function sideFiles(la, lb) {
     var byPath = new Map(), list = [], count = { a: 0, b: 0 };
     function walk(lst, side) {
@@ -104,11 +108,10 @@
         fs.forEach(function (c) {
           var f = byPath.get(c[0]);
           if (!f) { byPath.set(c[0], f = { path: c[0], a: null, b: null }); list.push(f); }
-          if (!f[side]) { f[side] = { n: 0 }; count[side]++; }
-          f[side].n++;
+          if (!f[side]) { f[side] = { n: 0, pos: -1 }; count[side]++; }
+          if (f[side].pos !== pos) f[side].n++;
           f[side].pos = pos;
-          f[side].call = c[1];
-          f[side].tool = c[2];
+          f[side].card = c[1];
         });
       });
     }
@@ -136,15 +139,13 @@
     c.querySelectorAll("[role=heading]").forEach(function (x) { x.setAttribute("aria-level", String(level)); });
     return c;
   }
-  // cardOf is the copy of the call-th tool card of entry pos.
-  function cardOf(pos, call) {
-    var src = elementsFor([pos])[0];
+  // cardOf is the copy of the card in entry pos that shows the result at
+  // position res (the card's id is the result's).
+  function cardOf(pos, res) {
+    var src = elementsFor([pos])[0], id = "entry-" + domId(T.id[res]);
     if (!src) return null;
-    var k = 0, cards = src.querySelectorAll(".tool");
-    for (var i = 0; i < cards.length; i++) {
-      if (cards[i].closest("article") !== src) continue;
-      if (k++ === call) return copyOf(cards[i], 5);
-    }
+    var cards = src.querySelectorAll(".tool[id]");
+    for (var i = 0; i < cards.length; i++) if (cards[i].id === id) return copyOf(cards[i], 5);
     return null;
   }
   function rowName(pos) {
@@ -421,12 +422,12 @@
       [["a", "A"], ["b", "B"]].forEach(function (k) {
         var c = f[k[0]];
         if (!c) return;
-        var d = el("details", "cmp-change"), sum = el("summary", "", "Branch " + k[1] + ": " +
-          (c.n === 1 ? "1 change" : thousands(c.n) + " changes") + ", the last by " + c.tool);
+        var d = el("details", "cmp-change"), sum = el("summary", "", "Branch " + k[1] + ": changed in " +
+          (c.n === 1 ? "1 reply" : thousands(c.n) + " replies") + "; the last change");
         d.appendChild(sum);
         d.addEventListener("toggle", function () {
           if (!d.open || d.childNodes.length > 1) return;
-          d.appendChild(cardOf(c.pos, c.call) || el("p", "note", "This change is not in the page."));
+          d.appendChild(cardOf(c.pos, c.card) || el("p", "note", "This change is not in the page."));
         });
         li.appendChild(d);
       });
