@@ -71,6 +71,7 @@ var pageParts = []string{
 	"toolbar.js",       // the copy-link buttons, the toolbar, the theme
 	"download.js",      // the download button, pictures put back
 	"keys-indexing.js", // the page's keys; the search text made in the background
+	"compare.js",       // the compare view: two branches side by side from their fork
 	"start.js",         // the deep link or the leaf, shown; the closure's end
 }
 

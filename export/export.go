@@ -128,6 +128,9 @@ type Job struct {
 	// LeafID and FromID name entries by id (nil: not given): the
 	// conversation ends at LeafID and, in Markdown, starts at FromID.
 	LeafID, FromID *string
+	// Compare, with Markdown, names two entries by id: the export is
+	// the comparison of the paths to them (mdpage.Options.Compare).
+	Compare *[2]string
 	// Markdown, when set, writes Markdown (its Link, Limit and Version)
 	// instead of a page.
 	Markdown   *mdpage.Options
@@ -227,6 +230,14 @@ func Export(ctx context.Context, j Job) error {
 // pick finds the entries LeafID and FromID name, and checks that FromID
 // is on the path to the leaf.
 func (j *Job) pick(s *sessiontree.Session) (*sessiontree.Entry, error) {
+	if j.Compare != nil {
+		for _, id := range j.Compare {
+			if s.Entry(id) == nil {
+				return nil, fmt.Errorf("%s: --compare: no entry with id %q", s.File, id)
+			}
+		}
+		return s.Entry(j.Compare[0]), nil
+	}
 	leaf := s.Leaf
 	if j.LeafID != nil {
 		if leaf = s.Entry(*j.LeafID); leaf == nil {
@@ -312,12 +323,20 @@ func (j *Job) writeMarkdown(ctx context.Context, p *Prepared) error {
 			return flagError("--from %q: the sharing flags left that entry out; pick one after it", *j.FromID)
 		}
 	}
+	if j.Compare != nil {
+		if mo.Compare = p.Session.Entry(j.Compare[1]); mo.Compare == nil {
+			return flagError("--compare %q: the sharing flags left that entry out; pick another", j.Compare[1])
+		}
+	}
 	err := Write(ctx, j.Dest, j.Stdout, func(w io.Writer) error { return Markdown(ctx, w, p, mo) })
 	var tooSmall *mdpage.LimitError
 	var notOnPath *mdpage.PathError
 	switch {
 	case errors.Is(err, ErrInterrupted):
 		return err
+	case errors.As(err, &tooSmall) && j.Compare != nil:
+		return flagError("--limit %d is too small for the comparison: its header and each branch's last entry with its prompt need about %d characters",
+			tooSmall.Limit, tooSmall.Need)
 	case errors.As(err, &tooSmall):
 		return flagError("--limit %d is too small: the header and the last entry with its prompt, cut as short as they go, need %d characters",
 			tooSmall.Limit, tooSmall.Need)

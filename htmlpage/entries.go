@@ -333,7 +333,11 @@ func (r *Renderer) callView(ec *entryContext, v *entryView, pc cv.Piece) *toolVi
 		tv.Pending = true
 	} else if !res.IsError {
 		row := &ec.rows[pc.Owner.Index] // written by this worker only: it draws the owner's card
-		row.files = append(row.files, sessiontree.FileTargets(blk.Name, a, ec.s.Format)...)
+		targets := sessiontree.FileTargets(blk.Name, a, ec.s.Format)
+		row.files = append(row.files, targets...)
+		for range targets {
+			row.fileCards = append(row.fileCards, pc.Result.Index)
+		}
 	}
 	if ec.convs != nil {
 		tv.Agents = r.subagentViews(ec, v, pc.Owner, blk.ID, a)

@@ -117,16 +117,8 @@ func shortCount(f float64) string {
 	return text.Thousands(f)
 }
 
-// spent is a time spent: "52s", "14 min", "2 h 05 min".
-func spent(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%d h %02d min", int(d.Hours()), int(d.Minutes())%60)
-}
+// spent is a time spent: "52s", "14 min", "2 h 05 min" (text.Spent).
+func spent(d time.Duration) string { return text.Spent(d) }
 
 // figureRows completes the header's table (sessionStats: the active path,
 // the whole tree) with each row's time and files, and a row for the

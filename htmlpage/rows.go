@@ -33,6 +33,9 @@ type rowInfo struct {
 	// (sessiontree.FileTargets), found as its card is drawn: the
 	// sidebar's and the header's figures count them.
 	files []string
+	// fileCards: for each of files, the index of the result whose card
+	// shows the change (the compare view opens it: compare.go).
+	fileCards []int
 }
 
 // gatherRow records the tree row of entry i, which the second pass has

@@ -33,6 +33,8 @@ type treeData struct {
 	// entries as it does on a page with subagents: only top-level
 	// articles start one.
 	Records bool `json:"r,omitzero"`
+	// Compare: what the compare view needs (compare.go).
+	Compare *compareData `json:"x,omitzero"`
 }
 
 // treeColumn is one of treeData's arrays: n items, made as they are
@@ -115,5 +117,6 @@ func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, 
 			break
 		}
 	}
+	t.Compare = newCompareData(s, order, pos, rows)
 	return json.MarshalWrite(w, &t, treeJSONOptions)
 }

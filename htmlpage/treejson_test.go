@@ -22,6 +22,7 @@ type plainTree struct {
 	Labels  map[int]string `json:"l"`
 	Leaf    int            `json:"leaf"`
 	Records bool           `json:"r,omitzero"`
+	Compare *compareData   `json:"x,omitzero"` // compare.go's, held to Session.Stats by TestCompareFiguresSum
 }
 
 // marshalTree is the reference encoding of the tree: the data that
@@ -54,6 +55,7 @@ func marshalTree(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sess
 	if leaf != nil {
 		t.Leaf = pos[leaf.Index]
 	}
+	t.Compare = newCompareData(s, order, pos, rows)
 	var buf bytes.Buffer
 	err := json.MarshalWrite(&buf, &t, treeJSONOptions)
 	return buf.Bytes(), err

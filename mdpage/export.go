@@ -38,6 +38,11 @@ type Options struct {
 	// session before it was cut down or redacted may be passed.
 	Leaf *sessiontree.Entry
 	From *sessiontree.Entry
+	// Compare, when set, makes the export a comparison of two branches:
+	// the path to Leaf (branch A) and the path to Compare (branch B),
+	// each from the entry where they part (compare.go). From is then
+	// not used.
+	Compare *sessiontree.Entry
 
 	// Link, when set, is the address of the session's page (http or
 	// https, with no user name or password, which every link would
@@ -94,6 +99,9 @@ func CheckLink(page string) error {
 // Write writes the conversation on the path to o.Leaf as Markdown to w.
 // The same session and options give the same bytes.
 func Write(w io.Writer, s *sessiontree.Session, o Options) error {
+	if o.Compare != nil {
+		return writeCompare(w, s, o)
+	}
 	x, err := newExporter(s, o)
 	if err != nil {
 		return err
@@ -129,6 +137,9 @@ type exporter struct {
 	lastCalls  *sessiontree.Entry // the message whose calls callFor read last
 	made       map[string]call    // lastCalls's calls, by id, as toolCall made them
 	sequential bool               // entries are built in order, each once (writeAll)
+	// section, when set, is the header instead of the session's: a side
+	// of a comparison (compare.go).
+	section func(cuts) string
 }
 
 func newExporter(s *sessiontree.Session, o Options) (*exporter, error) {

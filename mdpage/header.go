@@ -27,6 +27,9 @@ func (c cuts) any() bool {
 
 // header is the block that identifies the session.
 func (x *exporter) header(c cuts) string {
+	if x.section != nil {
+		return x.section(c)
+	}
 	var sb strings.Builder
 	sb.WriteString(x.title())
 	sb.WriteString("\n")

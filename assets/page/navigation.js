@@ -99,6 +99,7 @@
   // navigate shows the path to leaf, selects target's row and scrolls to
   // the target's entry.
   function navigate(leaf, target) {
+    closeCompare(false);
     showPath(leaf, target, function () { markTarget(target, true); });
     state.target = target;
     state.selected = target;

@@ -31,6 +31,7 @@
     state.selected = -1;
     renderTree(leaf);
   }
+  if (rawCompareParam() !== null) openCompareLink(rawCompareParam());
   // Take in the entries as they arrive.
   if (watcher) watcher.observe(root, { childList: true, subtree: true });
   doc.addEventListener("DOMContentLoaded", pump);

@@ -372,6 +372,7 @@
       el.setAttribute("aria-description", "This branch: " + fig[1]);
     }
     el.title = fig === undefined ? TXT[pos] : TXT[pos] + "\n" + fig[1];
+    compareRowMark(el);
     placeRow(el, r);
     spacer.appendChild(el);
     return el;

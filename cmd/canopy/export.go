@@ -18,13 +18,14 @@ import (
 	"canopy/sessiontree"
 )
 
-const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--no-subagents] [--keep-secrets] [--redact-report FILE] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]"
+const exportSynopsis = "canopy export FILE [-o OUT.html | -o -] [--leaf ID [--path-only]] [--no-thinking] [--no-tool-output] [--no-hidden] [--no-source] [--no-subagents] [--keep-secrets] [--redact-report FILE] [--theme auto|light|dark] [--title TEXT]\n       canopy export --format markdown FILE [-o OUT.md | -o -] [--leaf ID] [--from ID] [--link URL] [--limit N] [sharing flags as above]\n       canopy export --format markdown --compare A B FILE [-o OUT.md | -o -] [--link URL] [--limit N] [sharing flags as above]"
 
 // exportFlags are runExport's flags, and the job they describe.
 type exportFlags struct {
 	fs                  *pflag.FlagSet
 	out, format, leafID *string
 	fromID, link, theme *string
+	compareA, compareB  *string // --compare A B (B is taken from the arguments: see takeCompare)
 	title, reportPath   *string
 	cpuProfile          *string
 	limit               *int
@@ -45,6 +46,8 @@ func newExportFlags() *exportFlags {
 	f.leafID = fs.String("leaf", "", "show the conversation that ends at this entry `id` (default: the session's leaf)")
 	f.fromID = fs.String("from", "", "Markdown: start the conversation at this entry `id` (default: the root)")
 	f.link = fs.String("link", "", "Markdown: add to each message a deep link into the session's page at `URL`")
+	f.compareA = fs.String("compare", "", "Markdown: compare two branches, the path to entry `A` and the path to entry B (--compare A B): the fork, each side's figures, files and entries")
+	f.compareB = new(string)
 	f.limit = fs.Int("limit", 0, "Markdown: keep the result to at most `N` characters (65536 for a GitHub comment; 0: no limit), shortening tool output first, then leaving out the oldest turns")
 	f.theme = fs.String("theme", "auto", "colour theme: auto (follow the system), light or dark")
 	f.title = fs.String("title", "", "page title (default: the session name, else its id)")
@@ -68,6 +71,12 @@ func newExportFlags() *exportFlags {
 
 func runExport(e *env, args []string) int {
 	f := newExportFlags()
+	args, b, msg := takeCompare(args)
+	if msg != "" {
+		fmt.Fprintf(e.stderr, "canopy export: %s\nUsage: %s\n", msg, exportSynopsis)
+		return exitUsage
+	}
+	*f.compareB = b
 	if st := parseOneFile(e, f.fs, exportSynopsis, args); st >= 0 {
 		return st
 	}
@@ -123,6 +132,9 @@ func (f *exportFlags) check() string {
 		return fmt.Sprintf("--format must be html or markdown, not %q", *f.format)
 	}
 	if msg := formatFlags(f.fs, f.markdown); msg != "" {
+		return msg
+	}
+	if msg := f.checkCompare(); msg != "" {
 		return msg
 	}
 	if *f.limit < 0 {
@@ -200,6 +212,9 @@ func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
 	if f.fs.Changed("from") {
 		j.FromID = f.fromID
 	}
+	if f.fs.Changed("compare") {
+		j.Compare = &[2]string{*f.compareA, *f.compareB}
+	}
 	if f.markdown {
 		// Markdown is the conversation on one path: a subagent's shows
 		// as its call's result, as the session's file has it.
@@ -218,7 +233,7 @@ func (f *exportFlags) jobFor(e *env, in, dest string) (export.Job, error) {
 
 // formatFlags says which flag does not go with the chosen format, if any.
 func formatFlags(fs *pflag.FlagSet, markdown bool) string {
-	only := []string{"from", "link", "limit"} // Markdown's
+	only := []string{"from", "link", "limit", "compare"} // Markdown's
 	other := "--format markdown"
 	if markdown {
 		only, other = []string{"theme", "title", "no-source", "no-subagents"}, "HTML pages"

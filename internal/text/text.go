@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -88,4 +89,17 @@ func Clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// Spent is a time spent, as the page's figures and the comparison of two
+// branches write it: "52s", "14 min", "2 h 05 min".
+func Spent(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return strconv.Itoa(int(d.Seconds())) + "s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d.Minutes())) + " min"
+	}
+	m := int(d.Minutes()) % 60
+	return strconv.Itoa(int(d.Hours())) + " h " + string(rune('0'+m/10)) + string(rune('0'+m%10)) + " min"
 }

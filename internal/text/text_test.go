@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestThousands(t *testing.T) {
@@ -85,6 +86,17 @@ func TestWording(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestSpent(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 52*time.Second + 900*time.Millisecond: "52s", 14*time.Minute + 59*time.Second: "14 min",
+		2*time.Hour + 5*time.Minute + 30*time.Second: "2 h 05 min", 27 * time.Hour: "27 h 00 min",
+	} {
+		if got := Spent(d); got != want {
+			t.Errorf("Spent(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
