@@ -23,6 +23,7 @@ func runInspect(e *env, args []string) int {
 	leafID := fs.String("leaf", "", "compute the active path and context for this entry `id` instead of the session's leaf")
 	asJSON := fs.Bool("json", false, "print one JSON object (a stable format for scripts)")
 	maxInput := addMaxInput(fs)
+	e.addSession(fs)
 	s, st := e.loadOne(fs, inspectSynopsis, args, maxInput)
 	if st >= 0 {
 		return st

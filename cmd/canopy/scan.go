@@ -17,6 +17,7 @@ func runScan(e *env, args []string) int {
 	fs := newFlags("scan")
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	maxInput := addMaxInput(fs)
+	e.addSession(fs)
 	noSubagents := fs.Bool("no-subagents", false, "Claude Code: scan only the session's file, not its subagents' (which export includes by default)")
 	if st := parseOneFile(e, fs, scanSynopsis, args); st >= 0 {
 		return st
