@@ -25,8 +25,9 @@ import (
 // costs a read of the files; they are deleted when the snapshot is
 // closed.
 type snapshot struct {
-	dir string
-	db  *sql.DB
+	name string // the database's path, as given
+	dir  string
+	db   *sql.DB
 }
 
 // openSnapshot copies the database src holds (its bytes, as loaded) and
@@ -37,7 +38,7 @@ func openSnapshot(src *source) (*snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("making a private copy of the database: %w", err)
 	}
-	s := &snapshot{dir: dir}
+	s := &snapshot{name: src.name, dir: dir}
 	main := filepath.Join(dir, "db")
 	if err := copyTo(main, io.NewSectionReader(src.readerAt(), 0, 1<<62)); err != nil {
 		s.close()
