@@ -150,14 +150,22 @@ func describeAll(files []file, jobs int) ([]Session, []Problem) {
 }
 
 // describeFile lists the sessions of one file: the one it is, or those of
-// the store it is (a database), read from a private copy of it.
+// the store it is (a database: named as an agent names its store, or
+// found not to be a session of one), read from a private copy of it.
 func describeFile(pk *sessiontree.Peeker, f file) ([]Session, error) {
+	if !sessiontree.IsStoreFile(filepath.Base(f.path)) {
+		s, err := describe(pk, f)
+		if err == nil {
+			return []Session{s}, nil
+		}
+		if _, _, ok, _ := sessiontree.StoreSessions(f.path); !ok {
+			return nil, err
+		}
+	}
 	format, list, ok, err := sessiontree.StoreSessions(f.path)
 	if err != nil || !ok {
 		if err == nil {
-			var s Session
-			s, err = describe(pk, f)
-			return []Session{s}, err
+			err = fmt.Errorf("a database of no agent canopy reads: %w", sessiontree.ErrNotSession)
 		}
 		return nil, err
 	}
