@@ -55,7 +55,7 @@ type storeFormat interface {
 
 // storeFormats are the stores canopy reads.
 func storeFormats() []storeFormat {
-	return []storeFormat{openCodeDB{}, crushDB{}}
+	return []storeFormat{openCodeDB{}, crushDB{}, gooseDB{}}
 }
 
 // storeReaders are the readers of the stores: tried before the line

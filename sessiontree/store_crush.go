@@ -129,13 +129,14 @@ func (crushDB) write(db *snapshot, id string, w *docWriter) error {
 	if err != nil {
 		return err
 	}
-	crushTotals(w, lastReply, cost, prompt, completion)
+	w.totals(lastReply, cost, prompt, completion)
 	return nil
 }
 
-// crushTotals puts the session's tokens and cost, all Crush records of
-// them, on its last reply: its sums are then the session's.
-func crushTotals(w *docWriter, at int, cost, prompt, completion float64) {
+// totals puts a session's tokens and cost on its reply at line index at,
+// its last: for an agent that records them for the whole session only
+// (Crush, Goose), so that the session's sums are the agent's.
+func (w *docWriter) totals(at int, cost, prompt, completion float64) {
 	if at < 0 || cost == 0 && prompt == 0 && completion == 0 {
 		return
 	}

@@ -43,7 +43,7 @@ type ocSessionInfo struct {
 // time, and neither "type" nor "entries".
 func (p *probe) openCodeInfo() *ocSessionInfo {
 	t := bytes.TrimSpace(p.chunk)
-	if len(t) == 0 || t[0] != '{' || len(t) > 64<<10 {
+	if len(t) == 0 || t[0] != '{' || len(t) > 64<<10 || !bytes.Contains(t, []byte(`"ses_`)) {
 		return nil
 	}
 	var info ocSessionInfo
