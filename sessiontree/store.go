@@ -55,7 +55,7 @@ type storeFormat interface {
 
 // storeFormats are the stores canopy reads.
 func storeFormats() []storeFormat {
-	return []storeFormat{openCodeDB{}, crushDB{}, gooseDB{}}
+	return []storeFormat{openCodeDB{}, crushDB{}, gooseDB{}, cursorDB{}}
 }
 
 // storeReaders are the readers of the stores: tried before the line
