@@ -146,7 +146,7 @@ func (w *docWriter) totals(at int, cost, prompt, completion float64) {
 	}
 	e.Message.Usage = &Usage{Input: prompt, Output: completion, TotalTokens: prompt + completion}
 	e.Message.Usage.Cost.Total = cost
-	if line, err := json.Marshal(e, json.Deterministic(true)); err == nil {
+	if line, err := json.Marshal(e, docOpts); err == nil {
 		w.lines[at] = line
 	}
 }

@@ -65,6 +65,11 @@ type docEntry struct {
 	Data         any         `json:"data,omitempty"`
 }
 
+// docOpts are how the document's lines are written: the same bytes every
+// time, and text that is not UTF-8 in a row written with U+FFFD for its
+// bad bytes rather than the line lost.
+var docOpts = json.JoinOptions(json.Deterministic(true), jsontext.AllowInvalidUTF8(true))
+
 // start sets the header: the session's id, when it started, where.
 func (w *docWriter) start(created time.Time, cwd, title, parent, version string) {
 	w.header.Type = "session"
@@ -101,9 +106,9 @@ func (w *docWriter) add(e docEntry, at time.Time) {
 			e.Message.Timestamp = at.UnixMilli()
 		}
 	}
-	line, err := json.Marshal(e, json.Deterministic(true))
+	line, err := json.Marshal(e, docOpts)
 	if err != nil {
-		return // never: every member is ours
+		return // never: every member is ours, and any string encodes
 	}
 	w.lines = append(w.lines, line)
 	w.last = e.ID
@@ -136,7 +141,7 @@ func (w *docWriter) bytes() []byte {
 	if !w.created.IsZero() {
 		head.Timestamp = w.created.UTC().Format("2006-01-02T15:04:05.000Z")
 	}
-	line, _ := json.Marshal(head, json.Deterministic(true))
+	line, _ := json.Marshal(head, docOpts)
 	out.Write(line)
 	out.WriteByte('\n')
 	for _, l := range w.lines {

@@ -274,3 +274,17 @@ func TestDatabaseRefused(t *testing.T) {
 		t.Errorf("another program's database: %v", err)
 	}
 }
+
+// TestDocBadUTF8: text of a row that is not UTF-8 keeps its line, its bad
+// bytes written as U+FFFD.
+func TestDocBadUTF8(t *testing.T) {
+	w := &docWriter{format: FormatCrush, session: "s"}
+	w.message("m", time.Time{}, &docMessage{Role: RoleUser, Content: []docBlock{docText("a\xffb")}})
+	s, err := Load(w.bytes(), "doc")
+	if err != nil || len(s.Entries) != 1 {
+		t.Fatalf("%v %d", err, len(s.Entries))
+	}
+	if b, err := s.Entries[0].Decode(); err != nil || b.Message.Content[0].Text != "a\uFFFDb" {
+		t.Errorf("%+v %v", b, err)
+	}
+}
