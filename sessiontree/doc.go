@@ -40,7 +40,8 @@
 // # Stores
 //
 // Some agents keep every session in one SQLite database (OpenCode's
-// opencode.db, Crush's crush.db: store_opencode.go, store_crush.go). Such
+// opencode.db, Crush's crush.db, Goose's sessions.db, Cursor's
+// state.vscdb: store_<agent>.go). Such
 // a store is read by a storeReader (store.go), one per storeFormat, tried
 // before the line formats: the input's first bytes say it is a database,
 // its tables say whose. The database and its -wal are copied to a private
@@ -54,7 +55,10 @@
 // it, and it reads back as the same agent's session (the header is
 // detected): nothing downstream knows a database. StoreSessions lists a
 // store's sessions for canopy list; Agent.StoreFiles names the files an
-// agent keeps them in, which a walk of a directory reads.
+// agent keeps them in, which a walk of a directory reads. OpenCode's
+// older storage/ tree (store_opencode_files.go) is read the same way: its
+// session's info file names it, and its messages and parts, files beside
+// it, make the same document.
 //
 // # Adding an agent
 //
