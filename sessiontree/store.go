@@ -280,40 +280,83 @@ func (dbRefusal) read(_ *Session, _ *input, p *probe) error {
 	return notSession(fmt.Sprintf("a SQLite database of another program (tables: %s)", cmp.Or(tables, "none")))
 }
 
+// Store is a database of sessions opened once (from its private copy)
+// to read many of its sessions: canopy archive gives each a page.
+type Store struct {
+	path   string
+	format storeFormat
+	db     *snapshot
+}
+
+// OpenStore opens the store in the file at path (a database). ok is
+// false, with no error, for a file that is not a store canopy reads. The
+// file is never written to; Close deletes the private copy.
+func OpenStore(path string) (st *Store, ok bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteMagic))
+	if n, _ := io.ReadFull(f, head); !IsDatabase(head[:n]) {
+		return nil, false, nil
+	}
+	db, err := openSnapshot(&source{name: path, file: f})
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	tables, err := db.tables()
+	if err != nil {
+		db.close()
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, sf := range storeFormats() {
+		if sf.match(tables) {
+			return &Store{path: path, format: sf, db: db}, true, nil
+		}
+	}
+	db.close()
+	return nil, false, nil
+}
+
+// Format is the Session.Format of the store's sessions.
+func (st *Store) Format() string { return st.format.format() }
+
+// Sessions lists the store's sessions, newest first.
+func (st *Store) Sessions() ([]StoreSession, error) {
+	list, err := st.format.list(st.db)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", st.path, err)
+	}
+	slices.SortStableFunc(list, func(a, b StoreSession) int { return b.Updated.Compare(a.Updated) })
+	return list, nil
+}
+
+// Load loads the session id of the store, held in memory: the same
+// session LoadFileWith loads with LoadOptions.Session.
+func (st *Store) Load(id string) (*Session, error) {
+	w := &docWriter{format: st.format.format(), session: id}
+	if err := st.format.write(st.db, id, w); err != nil {
+		return nil, fmt.Errorf("%s: %w", st.path, err)
+	}
+	return Load(w.bytes(), st.path)
+}
+
+// Close deletes the store's private copy.
+func (st *Store) Close() { st.db.close() }
+
 // StoreSessions lists the sessions of the store in the file at path (a
 // database): its format and sessions, newest first. ok is false, with no
 // error, for a file that is not a store canopy reads (a line format's
 // session is one session, listed as such). The file is never written to.
 func StoreSessions(path string) (format string, list []StoreSession, ok bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", nil, false, err
+	st, ok, err := OpenStore(path)
+	if !ok || err != nil {
+		return "", nil, ok, err
 	}
-	defer f.Close()
-	head := make([]byte, len(sqliteMagic))
-	if n, _ := io.ReadFull(f, head); !IsDatabase(head[:n]) {
-		return "", nil, false, nil
-	}
-	db, err := openSnapshot(&source{name: path, file: f})
-	if err != nil {
-		return "", nil, false, fmt.Errorf("%s: %w", path, err)
-	}
-	defer db.close()
-	tables, err := db.tables()
-	if err != nil {
-		return "", nil, false, fmt.Errorf("%s: %w", path, err)
-	}
-	for _, sf := range storeFormats() {
-		if sf.match(tables) {
-			list, err := sf.list(db)
-			if err != nil {
-				return "", nil, false, fmt.Errorf("%s: %w", path, err)
-			}
-			slices.SortStableFunc(list, func(a, b StoreSession) int { return b.Updated.Compare(a.Updated) })
-			return sf.format(), list, true, nil
-		}
-	}
-	return "", nil, false, nil
+	defer st.Close()
+	list, err = st.Sessions()
+	return st.Format(), list, err == nil, err
 }
 
 // IsStoreFile tells the name of a file that an agent keeps its sessions

@@ -22,7 +22,13 @@ import (
 // with time) and written as the database's are (writeOpenCode).
 type openCodeFiles struct{}
 
-func (openCodeFiles) agent() Agent       { return openCodeDB{}.agent() }
+// agent: OpenCode's, its directory declared once (by the database's
+// reader).
+func (openCodeFiles) agent() Agent {
+	a := openCodeDB{}.agent()
+	a.Dirs = nil
+	return a
+}
 func (openCodeFiles) cut(s *Session) Cut { return piReader{}.cut(s) }
 
 // ocSessionInfo is what is read of a session's info file.
