@@ -71,3 +71,46 @@ func TestGooseDB(t *testing.T) {
 		t.Errorf("a message the user never saw: %+v", s.Entry("m5"))
 	}
 }
+
+// TestGooseExport: a session Goose exported (pretty-printed JSON, its
+// conversation inline) reads as the database's would.
+func TestGooseExport(t *testing.T) {
+	doc := `{
+  "id": "20251009_1",
+  "working_dir": "/home/me/app",
+  "name": "List the files",
+  "session_type": "user",
+  "created_at": "2025-10-09T08:53:20Z",
+  "updated_at": "2025-10-09T09:00:00Z",
+  "extension_data": {},
+  "accumulated_input_tokens": 900,
+  "accumulated_output_tokens": 120,
+  "conversation": [
+    {"role": "user", "created": 1760000000, "content": [{"type": "text", "text": "what is in src?"}], "metadata": {"userVisible": true, "agentVisible": true}},
+    {"id": "msg_x", "role": "assistant", "created": 1760000001, "content": [{"type": "toolRequest", "id": "tr_1", "toolCall": {"status": "success", "value": {"name": "developer__shell", "arguments": {"command": "ls src"}}}}]},
+    {"role": "user", "created": 1760000002, "content": [{"type": "toolResponse", "id": "tr_1", "toolResult": {"status": "success", "value": {"content": [{"type": "text", "text": "main.go"}], "isError": false}}}]},
+    {"role": "assistant", "created": 1760000003, "content": [{"type": "text", "text": "src holds main.go."}]}
+  ],
+  "message_count": 4
+}
+`
+	s, err := Load([]byte(doc), "export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range s.Entries {
+		got = append(got, e.ID+" "+e.Role)
+	}
+	want := []string{"m1 user", "msg_x assistant", "tr_1.result toolResult", "m4 assistant"}
+	if s.Format != FormatGoose || s.Name != "List the files" || !slices.Equal(got, want) {
+		t.Errorf("format %q name %q entries %v", s.Format, s.Name, got)
+	}
+	b, err := s.Entry("tr_1.result").Decode()
+	if err != nil || b.Message.Content[0].Text != "main.go" {
+		t.Errorf("response: %+v %v", b, err)
+	}
+	if st := s.Stats(s.Entries); st.Usage.Input != 900 {
+		t.Errorf("usage %+v", st.Usage)
+	}
+}
