@@ -64,9 +64,11 @@ func expandStores(found []Source) ([]Source, []Problem) {
 		case err != nil:
 			problems = append(problems, Problem{src.Path, strings.TrimPrefix(err.Error(), src.Path+": ")})
 			continue
-		case !ok:
+		case !ok && src.Explicit:
 			out = append(out, src) // the loader says what it is
 			continue
+		case !ok:
+			continue // named like a store, but another program's file: no session
 		}
 		if len(list) == 0 {
 			st.Close()

@@ -78,6 +78,11 @@ func TestArchiveDatabase(t *testing.T) {
 	src := filepath.Join(dir, "src", "opencode")
 	os.MkdirAll(src, 0o755)
 	writeOpenCodeDB(t, filepath.Join(src, "opencode.db"), 0)
+	// Another program's database named as an agent names its store is
+	// passed over.
+	other, _ := sql.Open("sqlite", filepath.Join(src, "sessions.db"))
+	other.Exec(`CREATE TABLE sessions (id INTEGER, user TEXT)`)
+	other.Close()
 	before := dirSums(t, src)
 	out := filepath.Join(dir, "out")
 	res := run(t, []string{src}, out, Options{})
