@@ -44,7 +44,9 @@ func openSnapshot(src *source) (*snapshot, error) {
 		s.close()
 		return nil, fmt.Errorf("copying the database: %w", err)
 	}
-	if src.data == nil && src.name != "" && src.name != "-" {
+	// The log beside the file named: also for a file read into memory
+	// whole (canopy scan reads its input so); standard input has none.
+	if src.name != "" && src.name != "-" {
 		if err := copyWAL(src.name+"-wal", main+"-wal"); err != nil {
 			s.close()
 			return nil, err

@@ -63,6 +63,14 @@ func TestExportDatabaseSession(t *testing.T) {
 	if st != exitOK || !strings.Contains(out, "opencode, version 1.2.0") || !strings.Contains(out, "Second") {
 		t.Errorf("inspect: %d %s", st, out)
 	}
+	// scan reads the session's rows, not the database's bytes.
+	db, _ := sql.Open("sqlite", path)
+	db.Exec(`INSERT INTO part VALUES ('prt_3', 'msg_2', 'ses_a/1', '{"type":"text","text":"key AKIAIOSFODNN7EXAMPLF"}')`)
+	db.Close()
+	st, out, _ = runCmd(t, dir, nil, "scan", path, "--session", "ses_a/1")
+	if st != exitFail || !strings.Contains(out, "aws") && !strings.Contains(out, "AWS") {
+		t.Errorf("scan: %d %s", st, out)
+	}
 	st, out, _ = runCmd(t, dir, nil, "list", dir)
 	if st != exitOK || !strings.Contains(out, "ses_b") || !strings.Contains(out, "First") {
 		t.Errorf("list: %d %s", st, out)
