@@ -28,6 +28,7 @@ type snapshot struct {
 	name string // the database's path, as given
 	dir  string
 	db   *sql.DB
+	cols map[string]bool // tables and "table.column"s, once read (tables)
 }
 
 // openSnapshot copies the database src holds (its bytes, as loaded) and
@@ -110,6 +111,9 @@ func (s *snapshot) close() {
 // tables are the names of the database's tables, and of their columns as
 // "table.column".
 func (s *snapshot) tables() (map[string]bool, error) {
+	if s.cols != nil {
+		return s.cols, nil
+	}
 	rows, err := s.db.Query(`SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'`)
 	if err != nil {
 		return nil, fmt.Errorf("reading the database's tables: %w", err)
@@ -123,7 +127,22 @@ func (s *snapshot) tables() (map[string]bool, error) {
 		}
 		out[t], out[t+"."+c] = true, true
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	s.cols = out
+	return out, nil
+}
+
+// col is the SQL for column name of table, or else when the database's
+// table has no such column (an older version of the agent's schema):
+// the agents added columns over time, and a query naming one that is not
+// there fails whole.
+func (s *snapshot) col(table, name, orElse string) string {
+	if t, err := s.tables(); err == nil && t[table+"."+name] {
+		return name
+	}
+	return orElse
 }
 
 // hasAll tells that tables names every one of names.

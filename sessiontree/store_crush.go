@@ -111,8 +111,10 @@ func (crushDB) write(db *snapshot, id string, w *docWriter) error {
 		return err
 	}
 	lastReply := -1
-	err = db.each(`SELECT id, role, COALESCE(parts, '[]'), COALESCE(model, ''), COALESCE(provider, ''), COALESCE(created_at, 0),
-		COALESCE(is_summary_message, 0) FROM messages WHERE session_id = ? ORDER BY created_at, rowid`, []any{id},
+	// provider and is_summary_message came in later versions.
+	err = db.each(`SELECT id, role, COALESCE(parts, '[]'), COALESCE(model, ''), COALESCE(`+db.col("messages", "provider", "''")+`, ''),
+		COALESCE(created_at, 0), COALESCE(`+db.col("messages", "is_summary_message", "0")+`, 0)
+		FROM messages WHERE session_id = ? ORDER BY created_at, rowid`, []any{id},
 		func(scan func(...any) error) error {
 			var mid, role, model, provider string
 			var parts []byte

@@ -73,3 +73,35 @@ func TestCrushDB(t *testing.T) {
 		t.Errorf("sessions %v %v %+v", ok, err, list)
 	}
 }
+
+// TestOlderSchemas: databases written by older versions of the agents,
+// without the columns added since, are read.
+func TestOlderSchemas(t *testing.T) {
+	dir := t.TempDir()
+	crush := makeDB(t, filepath.Join(dir, "crush.db"), false,
+		`CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL, message_count INTEGER, prompt_tokens INTEGER,
+			completion_tokens INTEGER, cost REAL, updated_at INTEGER, created_at INTEGER)`,
+		`CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, parts TEXT NOT NULL, model TEXT,
+			created_at INTEGER, updated_at INTEGER, finished_at INTEGER)`,
+		`INSERT INTO sessions VALUES ('s1', NULL, 'Old', 1, 1, 1, 0.5, 1760000000, 1760000000)`,
+		`INSERT INTO messages VALUES ('m1', 's1', 'user', '[{"type":"text","data":{"text":"hi"}}]', '', 1760000000, 1760000000, NULL)`)
+	goose := makeDB(t, filepath.Join(dir, "sessions.db"), false,
+		`CREATE TABLE sessions (id TEXT PRIMARY KEY, description TEXT NOT NULL DEFAULT '', working_dir TEXT NOT NULL,
+			created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, total_tokens INTEGER,
+			input_tokens INTEGER, output_tokens INTEGER, accumulated_total_tokens INTEGER, accumulated_input_tokens INTEGER,
+			accumulated_output_tokens INTEGER)`,
+		`CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
+			content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL, timestamp TIMESTAMP DEFAULT CURRENT_TIMESTAMP)`,
+		`INSERT INTO sessions (id, description, working_dir) VALUES ('g1', 'Old goose', '/w')`,
+		`INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('g1', 'user', '[{"type":"text","text":"hi"}]', 1760000000)`)
+	for _, c := range []struct{ path, format, name string }{{crush, FormatCrush, "Old"}, {goose, FormatGoose, "Old goose"}} {
+		s, err := LoadFile(c.path)
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		if s.Format != c.format || s.Name != c.name || len(s.Entries) != 1 {
+			t.Errorf("%s: %q %q %d entries", c.path, s.Format, s.Name, len(s.Entries))
+		}
+		s.Close()
+	}
+}

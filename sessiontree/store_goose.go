@@ -50,10 +50,7 @@ func (gooseDB) list(db *snapshot) ([]StoreSession, error) {
 // gooseName is the SQL of a session's name: "name" since Goose's schema
 // 4, "description" before it.
 func gooseName(db *snapshot) string {
-	if t, err := db.tables(); err == nil && t["sessions.name"] {
-		return `COALESCE(NULLIF(name, ''), description, '')`
-	}
-	return `COALESCE(description, '')`
+	return `COALESCE(NULLIF(` + db.col("sessions", "name", "''") + `, ''), ` + db.col("sessions", "description", "''") + `, '')`
 }
 
 // sqliteTime reads a time as SQLite's CURRENT_TIMESTAMP writes it (UTC),
@@ -89,7 +86,7 @@ func (gooseDB) write(db *snapshot, id string, w *docWriter) error {
 	}
 	w.start(sqliteTime(created), dir, title, "", "")
 	lastReply := -1
-	err = db.each(`SELECT id, role, content_json, COALESCE(created_timestamp, 0), COALESCE(metadata_json, '')
+	err = db.each(`SELECT id, role, content_json, COALESCE(created_timestamp, 0), COALESCE(`+db.col("messages", "metadata_json", "''")+`, '')
 		FROM messages WHERE session_id = ? ORDER BY id`, []any{id},
 		func(scan func(...any) error) error {
 			var mid, at int64

@@ -31,7 +31,7 @@ func (openCodeDB) match(t map[string]bool) bool {
 
 func (openCodeDB) list(db *snapshot) ([]StoreSession, error) {
 	var out []StoreSession
-	err := db.each(`SELECT s.id, COALESCE(s.title, ''), COALESCE(s.directory, ''), COALESCE(s.parent_id, ''),
+	err := db.each(`SELECT s.id, COALESCE(s.title, ''), COALESCE(s.directory, ''), COALESCE(`+db.col("session", "parent_id", "''")+`, ''),
 		COALESCE(s.time_created, 0), COALESCE(s.time_updated, 0),
 		(SELECT count(*) FROM message m WHERE m.session_id = s.id) FROM session s ORDER BY s.id`, nil,
 		func(scan func(...any) error) error {
@@ -51,8 +51,8 @@ func (openCodeDB) write(db *snapshot, id string, w *docWriter) error {
 	var title, dir, parent, version string
 	var created int64
 	found := false
-	err := db.each(`SELECT COALESCE(title, ''), COALESCE(directory, ''), COALESCE(parent_id, ''),
-		COALESCE(version, ''), COALESCE(time_created, 0) FROM session WHERE id = ?`, []any{id},
+	err := db.each(`SELECT COALESCE(title, ''), COALESCE(directory, ''), COALESCE(`+db.col("session", "parent_id", "''")+`, ''),
+		COALESCE(`+db.col("session", "version", "''")+`, ''), COALESCE(time_created, 0) FROM session WHERE id = ?`, []any{id},
 		func(scan func(...any) error) error {
 			found = true
 			return scan(&title, &dir, &parent, &version, &created)
