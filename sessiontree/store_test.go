@@ -218,6 +218,8 @@ func dirState(t *testing.T, dir string) map[string]string {
 // reading changes nothing in the database's directory: no file made, none
 // changed (bytes and times).
 func TestDatabaseWAL(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the private copies go: none may be left
 	dir := t.TempDir()
 	path := makeDB(t, filepath.Join(dir, "opencode.db"), true, append(openCodeSchema, openCodeRows...)...)
 	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
@@ -246,6 +248,9 @@ func TestDatabaseWAL(t *testing.T) {
 	s.Close()
 	if _, list, ok, err := StoreSessions(path); !ok || err != nil || len(list) != 2 {
 		t.Errorf("listing: %v %v %d", ok, err, len(list))
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "canopy-db-*")); len(left) > 0 {
+		t.Errorf("private copies left: %v", left)
 	}
 	after := dirState(t, dir)
 	if len(after) != len(before) {
