@@ -28,7 +28,7 @@ type snapshot struct {
 	name string // the database's path, as given
 	dir  string
 	db   *sql.DB
-	cols map[string]bool // tables and "table.column"s, once read (tables)
+	cols map[string]bool // tables and "table.column"s, read as it opens (tables)
 }
 
 // openSnapshot copies the database src holds (its bytes, as loaded) and
@@ -63,6 +63,12 @@ func openSnapshot(src *source) (*snapshot, error) {
 	if err := s.db.Ping(); err != nil {
 		s.close()
 		return nil, fmt.Errorf("opening the copy of the database: %w", err)
+	}
+	// The tables are read now, once: a snapshot is then only read, by
+	// as many goroutines as load its sessions (canopy archive).
+	if _, err := s.tables(); err != nil {
+		s.close()
+		return nil, err
 	}
 	return s, nil
 }
