@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"database/sql"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -39,5 +40,22 @@ func TestListDatabase(t *testing.T) {
 	found, _ := Resolve([]string{dir}, "ses_a", 1)
 	if len(found) != 1 || found[0].ID != "ses_a" {
 		t.Errorf("resolve: %+v", found)
+	}
+}
+
+// TestListBadDatabase: a database cut short, or of another program, is
+// passed over (no panic), and no private copy is left behind.
+func TestListBadDatabase(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "cut.db"), []byte("SQLite format 3\x00garbage"), 0o644)
+	os.WriteFile(filepath.Join(dir, "opencode.db"), []byte("SQLite format 3\x00"), 0o644)
+	got, problems := List([]string{filepath.Join(dir, "cut.db"), filepath.Join(dir, "opencode.db")}, 1)
+	if len(got) != 0 {
+		t.Errorf("%+v %v", got, problems)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "canopy-db-*")); len(left) > 0 {
+		t.Errorf("private copies left: %v", left)
 	}
 }

@@ -116,6 +116,7 @@ func (s *Session) read(in *input) error {
 		return err
 	}
 	p := newProbe(in, first)
+	defer p.close()
 	for _, r := range readers() {
 		if r.detect(p) {
 			s.reader = r

@@ -149,6 +149,15 @@ func (p *probe) storeKind() *storeProbe {
 	return sp
 }
 
+// close deletes the private copy of the database detection opened, if
+// any: whoever makes a probe closes it.
+func (p *probe) close() {
+	if p.store != nil && p.store.db != nil {
+		p.store.db.close()
+		p.store.db = nil
+	}
+}
+
 // storeReader reads one store's sessions: from its database, or from a
 // document made of one (its cut).
 type storeReader struct{ f storeFormat }
@@ -167,7 +176,6 @@ func (r storeReader) read(s *Session, in *input, p *probe) error {
 	if sp.db == nil { // a document
 		return readDocument(s, in, p, sp.docHead)
 	}
-	defer sp.db.close()
 	id := in.src.session
 	if id == "" {
 		list, err := r.f.list(sp.db)
@@ -267,6 +275,9 @@ type dbRefusal struct{}
 func (dbRefusal) agent() Agent         { return Agent{} }
 func (dbRefusal) cut(*Session) Cut     { return noCut{} }
 func (dbRefusal) detect(p *probe) bool { return p.storeKind().isDB }
+
+// peek: the refusal, as read gives it (canopy list passes over it).
+func (r dbRefusal) peek(p *probe) (peekLines, error) { return nil, r.read(nil, nil, p) }
 
 func (dbRefusal) read(_ *Session, _ *input, p *probe) error {
 	sp := p.storeKind()
