@@ -65,7 +65,7 @@ func storeReaders() []reader {
 	for _, f := range storeFormats() {
 		out = append(out, storeReader{f})
 	}
-	return append(out, openCodeFiles{}, gooseExport{}, dbRefusal{})
+	return append(out, openCodeFiles{}, gooseExport{}, gooseLines{}, dbRefusal{})
 }
 
 // StoreSession is one session of a store, as canopy list shows it.

@@ -114,3 +114,32 @@ func TestGooseExport(t *testing.T) {
 		t.Errorf("usage %+v", st.Usage)
 	}
 }
+
+// TestGooseLines: a session Goose kept as JSONL before its database: the
+// metadata line, then a message a line.
+func TestGooseLines(t *testing.T) {
+	data := jsonl(
+		`{"working_dir":"/home/me/app","description":"Old session","schedule_id":null,"message_count":2,"total_tokens":30,"accumulated_input_tokens":20,"accumulated_output_tokens":10}`,
+		`{"role":"user","created":1740000000,"content":[{"type":"text","text":"hello"}]}`,
+		`not json`,
+		`{"role":"assistant","created":1740000001,"content":[{"type":"text","text":"hi"}]}`,
+	)
+	s, err := Load(data, "/x/sessions/20250220_1.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range s.Entries {
+		got = append(got, e.ID+" "+e.Type+" "+e.Role)
+	}
+	want := []string{"L2 message user", "L4 message assistant"}
+	if s.Format != FormatGoose || s.Name != "Old session" || s.Header.ID != "20250220_1" || !slices.Equal(got, want) {
+		t.Errorf("format %q name %q id %q entries %v", s.Format, s.Name, s.Header.ID, got)
+	}
+	if st := s.Stats(s.Entries); st.Usage.Input != 20 || st.Usage.Output != 10 {
+		t.Errorf("usage %+v", st.Usage)
+	}
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Line != 3 || s.Diagnostics[0].Severity != SevError {
+		t.Errorf("diagnostics %+v", s.Diagnostics)
+	}
+}
