@@ -216,6 +216,14 @@ func (r *runner) writeIndex(b *build) error {
 	isum := sha256.Sum256(indexHTML)
 	pages := append(b.pages, PageRecord{Path: "index.html", SHA256: hex.EncodeToString(isum[:]), Canopy: o.Version, Flags: o.flags(),
 		Key: hex.EncodeToString(isum[:])})
+	usageHTML, usageRec, err := usagePage(b.rows, b.sources, o.Version, o.flags())
+	if err != nil {
+		return err
+	}
+	if err := writeStaged(filepath.Join(r.stage, UsageName), usageHTML); err != nil {
+		return err
+	}
+	pages = append(pages, usageRec)
 	sort.Slice(pages, func(i, j int) bool { return pages[i].Path < pages[j].Path })
 	shard := b.shardInfo(o)
 	m := &Manifest{Canopy: o.Version, Flags: o.flags(), Sources: b.sources, Pages: pages, Sessions: b.rows, Skipped: skipped, Shard: shard}

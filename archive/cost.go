@@ -19,6 +19,8 @@ func sessionCost(s *Session) (cell, title, value, note string) {
 		note = "no price for " + strings.Join(s.UnpricedModels, ", ") + " in " + pricing.Source()
 	}
 	switch {
+	case s.NoTokens && !s.CostEstimated && s.Usage.Cost.Total == 0:
+		return "—", "unknown: the session records neither tokens nor prices", "", note
 	case len(s.UnpricedModels) > 0 && !s.CostEstimated && s.Usage.Cost.Total == 0:
 		return "—", "unknown: " + note, "", note
 	case s.CostEstimated:
@@ -37,14 +39,18 @@ type costTotals struct {
 	recorded, estimated float64
 	anyEstimated        bool
 	unknown             int // sessions with tokens no price was found for
+	noTokens            int // sessions whose agent records tokens and that recorded none
 }
 
 func (c *costTotals) add(s *Session) {
 	c.recorded += s.Usage.Cost.Total
 	c.estimated += s.EstimatedCost
 	c.anyEstimated = c.anyEstimated || s.CostEstimated
-	if len(s.UnpricedModels) > 0 {
+	switch {
+	case len(s.UnpricedModels) > 0:
 		c.unknown++
+	case s.NoTokens && !s.CostEstimated && s.Usage.Cost.Total == 0:
+		c.noTokens++
 	}
 }
 
@@ -59,13 +65,16 @@ func (c *costTotals) format() (total, note string) {
 	case c.anyEstimated:
 		total = pricing.Approx(c.estimated)
 		parts = append(parts, "estimated from "+pricing.Source())
-	case c.unknown > 0 && c.recorded == 0:
+	case c.unknown+c.noTokens > 0 && c.recorded == 0:
 		total = "—"
 	default:
 		total = dollars(c.recorded)
 	}
 	if c.unknown > 0 {
 		parts = append(parts, text.Count(c.unknown, "session", "sessions")+" with models it has no price for, not counted")
+	}
+	if c.noTokens > 0 {
+		parts = append(parts, text.Count(c.noTokens, "session", "sessions")+" that recorded no tokens, not counted")
 	}
 	return total, strings.Join(parts, "; ")
 }

@@ -20,6 +20,7 @@ func TestSessionCost(t *testing.T) {
 		{"estimated", Session{EstimatedCost: 0.04203, CostEstimated: true}, "≈$0.04", "estimated from " + src, "0.04203", ""},
 		{"recorded and estimated", Session{Usage: sessiontree.Usage{Cost: sessiontree.UsageCost{Total: 0.5}}, EstimatedCost: 0.0045, CostEstimated: true},
 			"≈$0.50", "$0.50 recorded, ≈$0.0045 estimated from " + src, "0.5045", ""},
+		{"no tokens recorded", Session{NoTokens: true}, "—", "unknown: the session records neither tokens nor prices", "", ""},
 		{"unknown", Session{UnpricedModels: []string{"ollama/llama3"}}, "—", "unknown: no price for ollama/llama3 in " + src, "", "no price for ollama/llama3 in " + src},
 		{"estimated, one model unknown", Session{EstimatedCost: 0.01, CostEstimated: true, UnpricedModels: []string{"ollama/llama3"}},
 			"≈$0.01", "estimated from " + src, "0.01", "no price for ollama/llama3 in " + src},

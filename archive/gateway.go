@@ -37,6 +37,7 @@ type GatewayInfo struct {
 // differ in types, and a label is not worth refusing the transcript for.
 type storeEntry struct {
 	SessionID       jsontext.Value `json:"sessionId"`
+	SessionIDSnake  jsontext.Value `json:"session_id"` // Hermes Agent's store
 	UpdatedAt       jsontext.Value `json:"updatedAt"`
 	SessionFile     jsontext.Value `json:"sessionFile"`
 	ChatType        jsontext.Value `json:"chatType"`
@@ -101,6 +102,9 @@ func readStore(p string) (map[string]storeEntry, error) {
 		var e storeEntry
 		if json.Unmarshal(v, &e, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) != nil {
 			continue // not an object: not a session
+		}
+		if len(e.SessionID) == 0 {
+			e.SessionID = e.SessionIDSnake
 		}
 		out[k] = e
 	}

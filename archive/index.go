@@ -16,6 +16,7 @@ import (
 	"canopy/assets"
 	"canopy/export"
 	"canopy/internal/text"
+	"canopy/pricing"
 	"canopy/templates"
 )
 
@@ -403,9 +404,4 @@ func shortTime(s string) string {
 
 // dollars writes a cost: cents, or four decimals below a cent (a short
 // session's cost would read $0.00).
-func dollars(f float64) string {
-	if f > 0 && f < 0.01 {
-		return fmt.Sprintf("$%.4f", f)
-	}
-	return fmt.Sprintf("$%.2f", f)
-}
+func dollars(f float64) string { return pricing.Dollars(f) }

@@ -90,7 +90,7 @@ func readShards(dirs []string, version string) ([]*Manifest, []string, error) {
 func withoutIndex(ps []PageRecord) []PageRecord {
 	out := ps[:0:0]
 	for _, p := range ps {
-		if p.Path != "index.html" {
+		if !ownPage(p.Path) {
 			out = append(out, p)
 		}
 	}
@@ -101,6 +101,7 @@ func withoutIndex(ps []PageRecord) []PageRecord {
 type merged struct {
 	m      *Manifest // the archive's, the index among its pages
 	index  []byte
+	usage  []byte            // usage.html
 	from   map[string]string // page path -> the shard directory that has it
 	stale  []Stale
 	shards int
@@ -163,6 +164,11 @@ func combine(dirs []string, ms []*Manifest) (*merged, error) {
 	isum := sha256.Sum256(index)
 	sum := hex.EncodeToString(isum[:])
 	pages = append(pages, PageRecord{Path: "index.html", SHA256: sum, Canopy: first.Canopy, Flags: first.Flags, Key: sum})
+	usageHTML, usageRec, err := usagePage(rows, srcs, first.Canopy, first.Flags)
+	if err != nil {
+		return nil, err
+	}
+	out.usage, pages = usageHTML, append(pages, usageRec)
 	sort.Slice(pages, func(i, j int) bool { return pages[i].Path < pages[j].Path })
 	out.m = &Manifest{Canopy: first.Canopy, Flags: first.Flags, Sources: srcs, Pages: pages, Sessions: rows, Skipped: skipped}
 	out.index = index
@@ -196,7 +202,7 @@ func (r *runner) merge(dirs []string, ms []*Manifest) (*Result, error) {
 	}
 	recs := prev.records()
 	for _, p := range mg.m.Pages {
-		if p.Path == "index.html" {
+		if ownPage(p.Path) {
 			continue
 		}
 		if err := r.interrupted(); err != nil {
@@ -215,12 +221,15 @@ func (r *runner) merge(dirs []string, ms []*Manifest) (*Result, error) {
 	if err := writeStaged(filepath.Join(r.stage, "index.html"), mg.index); err != nil {
 		return nil, err
 	}
+	if err := writeStaged(filepath.Join(r.stage, UsageName), mg.usage); err != nil {
+		return nil, err
+	}
 	if err := writeStaged(filepath.Join(r.stage, ManifestName), data); err != nil {
 		return nil, err
 	}
 	if prev != nil {
 		for _, p := range prev.Pages {
-			if _, ok := mg.from[p.Path]; !ok && p.Path != "index.html" {
+			if _, ok := mg.from[p.Path]; !ok && !ownPage(p.Path) {
 				res.Removed++
 			}
 		}

@@ -78,7 +78,7 @@ func knownSessions(prev *Manifest, recs records, o *Options) map[string]known {
 	}
 	add := func(ss []Session) {
 		for i := range ss {
-			if r, ok := recs.sources[ss[i].Source]; ok {
+			if r, ok := recs.sources[ss[i].Source]; ok && !lacksSpend(&ss[i]) {
 				_, session := storeFile(ss[i].Source) // a database's sessions share its hash
 				byHash[r.SHA256+session] = known{&ss[i], r.Format}
 			}
@@ -132,10 +132,10 @@ func readSource(ctx context.Context, src Source, byHash map[string]known, stores
 	}
 	s := p.Session
 	defer s.Close()
-	if src.Format == FormatFlue && s.Format != sessiontree.FormatFlue && s.Format != sessiontree.FormatOpenCode {
-		// A .json file that is not a Flue document (nor an OpenCode
-		// session's info): JSONL that happens to be one object long is
-		// not what it holds.
+	if src.Format == FormatFlue && !sessiontree.AgentOf(s.Format).Document {
+		// A .json file that is not a session document (Flue's, or an
+		// agent's of that kind): JSONL that happens to be one object long
+		// is not what it holds.
 		return sourceRead{err: fmt.Errorf("not a Flue session document: %w", sessiontree.ErrNotSession)}
 	}
 	summary := summarize(s, src)

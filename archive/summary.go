@@ -5,6 +5,7 @@ import (
 
 	"canopy/internal/text"
 	"canopy/sessiontree"
+	"canopy/usage"
 )
 
 // Session is what the archive knows of one session: what its index row
@@ -32,12 +33,18 @@ type Session struct {
 	// The cost of the messages that record tokens and no cost (Claude
 	// Code's, Codex's), estimated from genai-prices, and the models it has
 	// no price for (sessiontree.Stats).
-	EstimatedCost  float64      `json:"estimatedCost,omitempty"`
-	CostEstimated  bool         `json:"costEstimated,omitempty"`
-	UnpricedModels []string     `json:"unpricedModels,omitempty"`
-	Silent         int          `json:"silent,omitempty"` // NO_REPLY and HEARTBEAT_OK turns
-	Gateway        *GatewayInfo `json:"gateway,omitempty"`
-	Diagnostics    int          `json:"diagnostics,omitempty"`
+	EstimatedCost  float64  `json:"estimatedCost,omitempty"`
+	CostEstimated  bool     `json:"costEstimated,omitempty"`
+	UnpricedModels []string `json:"unpricedModels,omitempty"`
+	// NoTokens: its agent records tokens, not prices, and no reply
+	// recorded any (sessiontree.Stats): its cost is unknown, not zero.
+	NoTokens bool `json:"noTokens,omitempty"`
+	// Spend is what it spent by day and model (package usage), for the
+	// archive's usage page.
+	Spend       []usage.Spend `json:"spend,omitempty"`
+	Silent      int           `json:"silent,omitempty"` // NO_REPLY and HEARTBEAT_OK turns
+	Gateway     *GatewayInfo  `json:"gateway,omitempty"`
+	Diagnostics int           `json:"diagnostics,omitempty"`
 	// Secrets is how many credentials (distinct values) its source holds:
 	// kept as they are in its page, as in an audit record, unless the
 	// archive is made with --redact, which replaces them.
@@ -59,13 +66,10 @@ type Session struct {
 // summarize reads what the index needs from a loaded session.
 func summarize(s *sessiontree.Session, src Source) Session {
 	out := Session{
-		Source: src.Path, Format: s.Format, FormatVersion: s.FormatVersion, ID: s.Header.ID, Project: s.Header.Cwd,
+		Source: src.Path, Format: s.Format, FormatVersion: s.FormatVersion, ID: s.Header.ID, Project: usage.Project(s, src.Path),
 		Entries: len(s.Entries), ParentSession: s.Header.ParentSession, Tasks: s.ChildSessions,
 		Gateway: src.Gateway, Diagnostics: len(s.Diagnostics) + s.Suppressed,
 		Rotation: src.Rotation, Locked: src.Locked, Agent: agentInfo(s, src.Path),
-	}
-	if out.Project == "" && sessiontree.AgentOf(s.Format).ProjectDirs {
-		out.Project = sessiontree.ProjectDir(src.Path)
 	}
 	// Started: when the session was created (its header), else its
 	// earliest entry. A fork copies its parent's entries, old timestamps
@@ -96,9 +100,10 @@ func summarize(s *sessiontree.Session, src Source) Session {
 	if !last.IsZero() {
 		out.LastActivity = last.UTC().Format(time.RFC3339)
 	}
+	out.Spend = usage.Of(s, time.Time{})
 	st := s.Stats(s.Entries)
 	out.Usage = st.Usage
-	out.EstimatedCost, out.CostEstimated = st.EstimatedCost, st.CostEstimated
+	out.EstimatedCost, out.CostEstimated, out.NoTokens = st.EstimatedCost, st.CostEstimated, st.NoTokens
 	for _, m := range st.Models {
 		out.Models = append(out.Models, modelName(m))
 	}
@@ -120,12 +125,4 @@ func msTime(ms float64) string {
 }
 
 // modelName is "provider/model", or whichever of them is known.
-func modelName(m sessiontree.Model) string {
-	switch {
-	case m.Provider != "" && m.ModelID != "":
-		return m.Provider + "/" + m.ModelID
-	case m.ModelID == "":
-		return m.Provider
-	}
-	return m.ModelID
-}
+func modelName(m sessiontree.Model) string { return usage.ModelName(m) }

@@ -40,6 +40,11 @@ var IndexCSS string
 //go:embed index.js
 var IndexJS string
 
+// UsageCSS styles an archive's usage page (it has no script).
+//
+//go:embed usage.css
+var UsageCSS string
+
 //go:embed page/*.js
 var pageFS embed.FS
 

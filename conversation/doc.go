@@ -4,7 +4,9 @@
 // reader (a prompt, a reply, a tool result, a command the user ran, a
 // compaction, a setting changed, an entry that could not be read, ...),
 // which tool call each result answers, and the facts both writers state
-// the same way (a model's name, an edit's diff). It holds session text,
+// the same way (a model's name, an edit's diff), and a message's pieces
+// (Pieces): its blocks in order, what each is, each tool call with the
+// entry of its result, a streamed reply whole. It holds session text,
 // never HTML or Markdown output: how an entry is drawn is each writer's
 // own concern.
 //

@@ -62,7 +62,7 @@ type Prepared struct {
 	Session *sessiontree.Session // s itself, or a session in memory made from it
 	Leaf    *sessiontree.Entry   // in Session
 	Page    htmlpage.Options
-	Report  *RedactionReport // the credentials found (replaced unless KeepSecrets); nil without a Redactor
+	Report  *redact.Report // the credentials found (replaced unless KeepSecrets); nil without a Redactor
 	// Notices are what preparing it found to tell: problems in its
 	// subagents' files, subagents left out.
 	Notices []string

@@ -159,7 +159,7 @@ func checkReport(t *testing.T, path string, findings int) {
 		}
 		return
 	}
-	var rep RedactionReport
+	var rep redact.Report
 	if err != nil || json.Unmarshal(b, &rep) != nil || len(rep.Findings) != findings {
 		t.Errorf("report: %v, %d findings, want %d", err, len(rep.Findings), findings)
 	}

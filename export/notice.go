@@ -1,6 +1,7 @@
 package export
 
 import (
+	"canopy/redact"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -42,7 +43,7 @@ func ProblemsRead(n int) string {
 // RedactionSummary gives the secrets found by kind, with the entries they
 // were in, a line a kind under a line of totals; verb says what was done
 // with them ("redacted", "found").
-func RedactionSummary(rep RedactionReport, verb string) []string {
+func RedactionSummary(rep redact.Report, verb string) []string {
 	if len(rep.Findings) == 0 {
 		return []string{rep.File + ": no secrets found"}
 	}
@@ -78,7 +79,7 @@ func RedactionSummary(rep RedactionReport, verb string) []string {
 // it wrote to dest ("" when it found none): how many, of which kinds,
 // and what was done with them. kept: --keep-secrets left them in, which
 // is said as a warning. report is the --redact-report file, "" for none.
-func SecretsLine(rep RedactionReport, kept bool, dest, report string) string {
+func SecretsLine(rep redact.Report, kept bool, dest, report string) string {
 	n := rep.Total()
 	if n == 0 {
 		return ""
@@ -115,7 +116,7 @@ func SecretsLine(rep RedactionReport, kept bool, dest, report string) string {
 // secretsNote is what a page's header says of the credentials: how many
 // were replaced, or "" when none were (or they were kept). An archive's
 // redacted page always says so, with no count (SecretsNote).
-func secretsNote(rep *RedactionReport, o Options) string {
+func secretsNote(rep *redact.Report, o Options) string {
 	switch {
 	case rep == nil || o.KeepSecrets:
 		return ""

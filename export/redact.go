@@ -64,12 +64,12 @@ func Scan(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) (reda
 // findSecrets finds the credentials in s with o.Redactor and, unless
 // o.KeepSecrets, replaces them: the session returned is s itself when
 // nothing was replaced. The report names the entries of s.
-func findSecrets(ctx context.Context, s *sessiontree.Session, o Options) (*sessiontree.Session, RedactionReport, error) {
+func findSecrets(ctx context.Context, s *sessiontree.Session, o Options) (*sessiontree.Session, redact.Report, error) {
 	red, rep := s, redact.Report{}
 	var err error
 	switch sc := o.scanned; {
 	case ctx.Err() != nil:
-		return nil, RedactionReport{}, ErrInterrupted
+		return nil, redact.Report{}, ErrInterrupted
 	case sc.of(s):
 		// The file as loaded: its bytes were scanned as it loaded, and
 		// s holds them redacted already where there was anything to
@@ -81,57 +81,32 @@ func findSecrets(ctx context.Context, s *sessiontree.Session, o Options) (*sessi
 		red, rep, err = Redact(ctx, s, o.Redactor)
 	}
 	if err != nil {
-		return nil, RedactionReport{}, err
+		return nil, redact.Report{}, err
 	}
-	return red, NewRedactionReport(s, rep), nil
+	return red, NamedReport(s, rep), nil
 }
 
-// RedactionReport is what --redact-report and `canopy scan --json` write.
-type RedactionReport struct {
-	File     string            `json:"file"`
-	Findings []ReportedFinding `json:"findings"`
-	Kinds    map[string]int    `json:"kinds"` // distinct secrets per kind
-}
-
-// ReportedFinding is one secret found, and where.
-type ReportedFinding struct {
-	Kind    string `json:"kind"`
-	Marker  string `json:"marker"`
-	Line    int    `json:"line"`
-	EntryID string `json:"entryId,omitempty"` // "" for the header
-	// File is the subagent's transcript the finding is in (Line and
-	// EntryID are its); "" for the session's own file.
-	File string `json:"file,omitempty"`
-}
-
-// NewRedactionReport names the entry of every finding in s, the session
-// redacted (line numbers do not change when secrets are replaced).
-func NewRedactionReport(s *sessiontree.Session, rep redact.Report) RedactionReport {
+// NamedReport is rep, the scan of s's input, with the entry of every
+// finding named in s, the session redacted (line numbers do not change
+// when secrets are replaced), and s's file.
+func NamedReport(s *sessiontree.Session, rep redact.Report) redact.Report {
 	byLine := make(map[int]string, len(s.Entries))
 	for _, e := range s.Entries {
 		byLine[e.Line] = e.ID
 	}
-	out := RedactionReport{File: s.File, Kinds: rep.Kinds, Findings: []ReportedFinding{}}
+	out := redact.Report{File: s.File, Kinds: rep.Kinds, Findings: make([]redact.Finding, 0, len(rep.Findings))}
 	if out.Kinds == nil {
 		out.Kinds = map[string]int{}
 	}
 	for _, f := range rep.Findings {
-		out.Findings = append(out.Findings, ReportedFinding{Kind: f.Kind, Marker: f.Marker, Line: f.Line, EntryID: byLine[f.Line]})
+		f.EntryID = byLine[f.Line]
+		out.Findings = append(out.Findings, f)
 	}
 	return out
 }
 
-// Total is the number of distinct secrets found.
-func (r *RedactionReport) Total() int {
-	n := 0
-	for _, c := range r.Kinds {
-		n += c
-	}
-	return n
-}
-
 // EncodeReport writes rep as indented JSON, as the report file holds it.
-func EncodeReport(w io.Writer, rep RedactionReport) error {
+func EncodeReport(w io.Writer, rep redact.Report) error {
 	// As encoding/json's Encoder wrote it (v1's options, indented).
 	b, err := json.Marshal(rep, jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  "))
 	if err != nil {
@@ -142,6 +117,6 @@ func EncodeReport(w io.Writer, rep RedactionReport) error {
 }
 
 // WriteReport writes rep to the file at path, atomically.
-func WriteReport(ctx context.Context, path string, rep RedactionReport) error {
+func WriteReport(ctx context.Context, path string, rep redact.Report) error {
 	return WriteAtomic(ctx, path, func(w io.Writer) error { return EncodeReport(w, rep) })
 }

@@ -22,7 +22,7 @@ import (
 // notices (problems in their files, subagents left out).
 type subagentsDone struct {
 	omitted []string
-	reports []RedactionReport
+	reports []redact.Report
 	notices []string
 }
 
@@ -90,9 +90,9 @@ func agentName(x *sessiontree.Subagent) string {
 }
 
 // mergeReports adds the findings of the subagents' files to the session's
-// report: each names its file (ReportedFinding.File), and the kinds count
+// report: each names its file (redact.Finding.File), and the kinds count
 // each file's distinct secrets (markers are numbered in each file).
-func mergeReports(into *RedactionReport, subs []RedactionReport) {
+func mergeReports(into *redact.Report, subs []redact.Report) {
 	for _, r := range subs {
 		for _, f := range r.Findings {
 			f.File = r.File
@@ -106,7 +106,7 @@ func mergeReports(into *RedactionReport, subs []RedactionReport) {
 
 // placeOf is where a finding was, for a summary: its entry, else its
 // line, with the file's name when it is not the session's.
-func placeOf(f ReportedFinding) string {
+func placeOf(f redact.Finding) string {
 	place := f.EntryID
 	if place == "" {
 		place = fmt.Sprintf("line %d", f.Line)
@@ -123,14 +123,14 @@ func placeOf(f ReportedFinding) string {
 // description the page shows. It returns one report per file with
 // findings, to be merged into the session's (MergeReports), and a notice
 // for each subagent that could not be read.
-func ScanSubagents(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) ([]RedactionReport, []string) {
+func ScanSubagents(ctx context.Context, s *sessiontree.Session, r *redact.Redactor) ([]redact.Report, []string) {
 	subs, err := sessiontree.LoadSubagents(s, s.File)
 	defer subs.Close()
 	var notices []string
 	if err != nil {
 		notices = append(notices, fmt.Sprintf("%v: some subagents may not be scanned", err))
 	}
-	var reps []RedactionReport
+	var reps []redact.Report
 	for _, x := range subs.List {
 		if ctx.Err() != nil {
 			break
@@ -144,7 +144,7 @@ func ScanSubagents(ctx context.Context, s *sessiontree.Session, r *redact.Redact
 			notices = append(notices, fmt.Sprintf("subagent not scanned: %v", err))
 			continue
 		}
-		if rep := NewRedactionReport(x.Session, r.Scan(src)); len(rep.Findings) > 0 {
+		if rep := NamedReport(x.Session, r.Scan(src)); len(rep.Findings) > 0 {
 			reps = append(reps, rep)
 		}
 		if x.MetaPath == "" {
@@ -162,13 +162,13 @@ func ScanSubagents(ctx context.Context, s *sessiontree.Session, r *redact.Redact
 
 // metaReport is the report of a subagent's meta file: its findings by
 // line, in no entry.
-func metaReport(path string, rep redact.Report) RedactionReport {
-	out := RedactionReport{File: path, Kinds: rep.Kinds, Findings: []ReportedFinding{}}
+func metaReport(path string, rep redact.Report) redact.Report {
+	out := redact.Report{File: path, Kinds: rep.Kinds, Findings: []redact.Finding{}}
 	for _, f := range rep.Findings {
-		out.Findings = append(out.Findings, ReportedFinding{Kind: f.Kind, Marker: f.Marker, Line: f.Line})
+		out.Findings = append(out.Findings, redact.Finding{Kind: f.Kind, Marker: f.Marker, Line: f.Line})
 	}
 	return out
 }
 
 // MergeReports adds the reports of the subagents' files to the session's.
-func MergeReports(into *RedactionReport, subs []RedactionReport) { mergeReports(into, subs) }
+func MergeReports(into *redact.Report, subs []redact.Report) { mergeReports(into, subs) }

@@ -52,7 +52,7 @@ func (r *Renderer) kindView(ec *entryContext, v *entryView, e *sessiontree.Entry
 		if !e.Display {
 			v.Notes = append(v.Notes, note{"info", "hidden from the user; the model saw it"})
 		}
-		r.blockParts(ec, v, e, b.Content)
+		r.pieceParts(ec, v, ec.model.BlockPieces(e, b.Content))
 	case cv.Compaction:
 		r.compactionView(ec, v, e)
 	case cv.BranchSummary:
@@ -174,10 +174,10 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 		return
 	case cv.Prompt:
 		v.Kind, v.Heading = "user", "User"
-		r.blockParts(ec, v, e, m.Content)
+		r.pieceParts(ec, v, ec.model.BlockPieces(e, m.Content))
 	case cv.Reply:
 		v.Kind, v.Heading = "assistant", "Assistant"
-		r.streamedParts(ec, v, e, m)
+		r.pieceParts(ec, v, ec.model.Pieces(e, m))
 		assistantNotes(v, e, m)
 	case cv.ToolResult:
 		v.Kind, v.Heading = "tool-result", "Tool result"
@@ -211,7 +211,7 @@ func (r *Renderer) messageView(ec *entryContext, v *entryView, e *sessiontree.En
 			v.Parts = append(v.Parts, r.outputParts(ansiHTML, blocksText(m.Content, "\n"), "", "", previewBash)...)
 			break
 		}
-		r.blockParts(ec, v, e, m.Content)
+		r.pieceParts(ec, v, ec.model.BlockPieces(e, m.Content))
 	default:
 		v.Kind, v.Heading = "unknown", text.Or(m.Role, "message")
 		v.Parts = r.appendJSON(v.Parts, rawJSON(e), "entry", false)
@@ -273,11 +273,20 @@ func (r *Renderer) bashView(v *entryView, m *sessiontree.Message) {
 	}
 }
 
-// blockParts draws content blocks in their original order: text, thinking,
-// images and tool calls interleaved as the model produced them.
-func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Entry, blocks sessiontree.Blocks) {
-	for _, blk := range blocks {
-		switch cv.PartOf(&blk) {
+// pieceParts draws a message's pieces (conversation.Pieces) in their
+// original order: text, thinking, images and tool calls interleaved as
+// the model produced them, each call with its result; at an anchor, the
+// link target of a later line of a streamed reply, whose tree row is
+// written here, by the worker that draws its card.
+func (r *Renderer) pieceParts(ec *entryContext, v *entryView, pieces []cv.Piece) {
+	for _, pc := range pieces {
+		if pc.Anchor != nil {
+			v.Parts = append(v.Parts, part{Anchor: domID(pc.Anchor.ID)})
+			ec.gatherRow(pc.Anchor.Index, continuedBody)
+			continue
+		}
+		blk := pc.Block
+		switch pc.Part {
 		case cv.Blank:
 		case cv.Text:
 			v.Parts = append(v.Parts, part{Markdown: r.markdown(blk.Text)})
@@ -292,35 +301,44 @@ func (r *Renderer) blockParts(ec *entryContext, v *entryView, e *sessiontree.Ent
 				v.Parts = append(v.Parts, part{Text: escape(fmt.Sprintf("[image of type %q not shown]", blk.MimeType))})
 			}
 		case cv.ToolCall:
-			var res *sessiontree.Message
-			resultID := ""
-			a := decodeArgs(blk.Arguments)
-			if re := ec.pairs.Result(e, blk.ID); re != nil {
-				if rb, err := re.Decode(); err == nil && rb.Message != nil {
-					// A Claude Code line may answer several calls: each
-					// card shows its own part.
-					res, resultID = rb.Message.ResultFor(blk.ID), re.ID
-				}
-				if res != nil && ec.rows[re.Index].text == "" {
-					// The result's tree row, which no one else writes
-					// (see gatherRow). A result that cannot be decoded
-					// is left to orphanResults, which shows its JSON.
-					ec.rows[re.Index].text = "[" + toolSummary(blk.Name, a) + "]"
-				}
-			}
-			tv := r.toolView(blk.Name, a, res, resultID)
-			if res == nil {
-				tv.Pending = true
-			}
-			if ec.convs != nil {
-				tv.Agents = r.subagentViews(ec, v, e, blk.ID, a)
-			}
-			v.Parts = append(v.Parts, part{Tool: tv})
+			v.Parts = append(v.Parts, part{Tool: r.callView(ec, v, pc)})
 		default:
-			raw, _ := jsonMarshal(blk)
+			raw, _ := jsonMarshal(*blk)
 			v.Parts = r.appendJSON(v.Parts, raw, blk.Type, false)
 		}
 	}
+}
+
+// callView draws a tool call with its result, when it has one.
+func (r *Renderer) callView(ec *entryContext, v *entryView, pc cv.Piece) *toolView {
+	blk := pc.Block
+	var res *sessiontree.Message
+	resultID := ""
+	a := decodeArgs(blk.Arguments)
+	if re := pc.Result; re != nil {
+		if rb, err := re.Decode(); err == nil && rb.Message != nil {
+			// A Claude Code line may answer several calls: each
+			// card shows its own part.
+			res, resultID = rb.Message.ResultFor(blk.ID), re.ID
+		}
+		if res != nil && ec.rows[re.Index].text == "" {
+			// The result's tree row, which no one else writes
+			// (see gatherRow). A result that cannot be decoded
+			// is left to orphanResults, which shows its JSON.
+			ec.rows[re.Index].text = "[" + toolSummary(blk.Name, a) + "]"
+		}
+	}
+	tv := r.toolView(blk.Name, a, res, resultID)
+	if res == nil {
+		tv.Pending = true
+	} else if !res.IsError {
+		row := &ec.rows[pc.Owner.Index] // written by this worker only: it draws the owner's card
+		row.files = append(row.files, sessiontree.FileTargets(blk.Name, a, ec.s.Format)...)
+	}
+	if ec.convs != nil {
+		tv.Agents = r.subagentViews(ec, v, pc.Owner, blk.ID, a)
+	}
+	return tv
 }
 
 // orphanResults draws, after the rest of e, the results of e's calls
@@ -353,31 +371,6 @@ func formatTime(e *sessiontree.Entry) string {
 }
 
 func timeParse(ts string) (time.Time, error) { return time.Parse(time.RFC3339Nano, ts) }
-
-// streamedParts draws a reply's blocks. A reply streamed over several
-// lines (Message.Streamed) is drawn whole here, at its first line; each
-// later line has no card (markRecords) but a link target where its
-// blocks start, and its tree row is written here, by the worker that
-// draws its card.
-func (r *Renderer) streamedParts(ec *entryContext, v *entryView, e *sessiontree.Entry, m *sessiontree.Message) {
-	from, owner := 0, e
-	for _, sl := range m.Streamed {
-		at := min(max(sl.Block, from), len(m.Content))
-		r.blockParts(ec, v, owner, m.Content[from:at])
-		from = at
-		if ce := ec.s.Entry(sl.ID); ce != nil && ce.Continues {
-			v.Parts = append(v.Parts, part{Anchor: domID(ce.ID)})
-			ec.gatherRow(ce.Index, continuedBody)
-			// The calls a later line made are its own where its reader
-			// keeps them there (Codex's items); else they are the turn's.
-			owner = e
-			if len(ce.CallIDs) > 0 {
-				owner = ce
-			}
-		}
-	}
-	r.blockParts(ec, v, owner, m.Content[from:])
-}
 
 // continuedBody is what a later line of a streamed reply decodes to: an
 // assistant message with no content (its blocks are its first line's).

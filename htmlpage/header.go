@@ -70,6 +70,7 @@ type statsRow struct {
 	Entries, Messages, ToolCalls               string
 	Input, Output, CacheRead, CacheWrite, Cost string
 	CostTitle                                  string // what an estimated or unknown cost means
+	Time, Files                                string // first to last timestamp; files touched (figureRows)
 }
 
 // sessionStats is the header's table of statistics, for the path and

@@ -29,7 +29,9 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return err
 	}
 	defer body.Close()
-	tree := func(w io.Writer) error { return treeJSON(w, s, order, ec.rows, leaf) }
+	figs := figuresOf(s, leaf, ec.rows)
+	d.Stats = figureRows(s, d.Stats, &figs)
+	tree := func(w io.Writer) error { return treeJSON(w, s, order, ec.rows, leaf, figs.rows) }
 	return r.writePage(w, d, tree, body, src, s.Err)
 }
 

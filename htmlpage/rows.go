@@ -29,6 +29,10 @@ const (
 type rowInfo struct {
 	text  string
 	flags int
+	// files: what the entry's calls that ran wrote, edited or patched
+	// (sessiontree.FileTargets), found as its card is drawn: the
+	// sidebar's and the header's figures count them.
+	files []string
 }
 
 // gatherRow records the tree row of entry i, which the second pass has

@@ -121,7 +121,7 @@ func TestSubagentsInCards(t *testing.T) {
 		}
 	}
 	var tree bytes.Buffer
-	if err := treeJSON(&tree, s, treeOrder(s), ec.rows, s.Leaf); err != nil {
+	if err := treeJSON(&tree, s, treeOrder(s), ec.rows, s.Leaf, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(tree.String(), `"c":[0,0,0,0,0,0,`) {

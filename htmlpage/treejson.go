@@ -19,7 +19,11 @@ type treeData struct {
 	Text    treeColumn     `json:"t"`
 	Kinds   treeColumn     `json:"k"`
 	Labels  map[int]string `json:"l"`
-	Leaf    int            `json:"leaf"` // -1 when there is none
+	// Figures: what the subtree under the first row of each branch did
+	// and spent, by position (figuresOf): a short form for the row's
+	// badge, and the whole line.
+	Figures map[int][2]string `json:"g,omitzero"`
+	Leaf    int               `json:"leaf"` // -1 when there is none
 	// Convs: the conversation of each entry, 0 for the session's own,
 	// k for its k-th grafted one (a subagent's); only for a session with
 	// grafted conversations.
@@ -60,7 +64,8 @@ var treeJSONOptions = json.JoinOptions(json.Deterministic(true), jsontext.Escape
 // JSON encoder, token by token: measured against the hand-written encoder
 // it replaces (on the corpus sessions, code-10MB, chain-50k and gen-100k),
 // the export took the same CPU time to within 1-3%, in the same memory.
-func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) error {
+func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry,
+	figs map[*sessiontree.Entry][2]string) error {
 	pos := make([]int, len(s.Entries))
 	for p, i := range order {
 		pos[i] = p
@@ -89,6 +94,12 @@ func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, 
 	}
 	if leaf != nil {
 		t.Leaf = pos[leaf.Index]
+	}
+	for e, f := range figs {
+		if t.Figures == nil {
+			t.Figures = map[int][2]string{}
+		}
+		t.Figures[pos[e.Index]] = f
 	}
 	if grafts := s.Grafts(); len(grafts) > 0 {
 		conv := make(map[*sessiontree.Graft]int64, len(grafts))

@@ -73,7 +73,7 @@ func TestTreeJSONMatchesMarshal(t *testing.T) {
 		t.Helper()
 		order := treeOrder(s)
 		var got bytes.Buffer
-		if err := treeJSON(&got, s, order, ec.rows, s.Leaf); err != nil {
+		if err := treeJSON(&got, s, order, ec.rows, s.Leaf, nil); err != nil {
 			t.Fatalf("%s: treeJSON: %v", name, err)
 		}
 		want, err := marshalTree(s, order, ec.rows, s.Leaf)
@@ -119,7 +119,7 @@ func TestTreeJSONMatchesMarshal(t *testing.T) {
 
 	// Invalid UTF-8 fails, as it does for json (no row can hold any).
 	ec.rows[0].text = "bad \xff"
-	if err := treeJSON(new(bytes.Buffer), s, treeOrder(s), ec.rows, s.Leaf); err == nil {
+	if err := treeJSON(new(bytes.Buffer), s, treeOrder(s), ec.rows, s.Leaf, nil); err == nil {
 		t.Error("treeJSON accepted invalid UTF-8")
 	}
 }
@@ -148,7 +148,7 @@ func FuzzTreeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		rows := []rowInfo{{text: text}}
 		var got bytes.Buffer
-		gotErr := treeJSON(&got, s, order, rows, s.Leaf)
+		gotErr := treeJSON(&got, s, order, rows, s.Leaf, nil)
 		want, err := marshalTree(s, order, rows, s.Leaf)
 		if !utf8.ValidString(text) {
 			if gotErr == nil || err == nil {
@@ -185,7 +185,7 @@ func BenchmarkTreeJSON(b *testing.B) {
 	order := treeOrder(s)
 	b.Run("treeJSON", func(b *testing.B) {
 		for b.Loop() {
-			if err := treeJSON(io.Discard, s, order, ec.rows, s.Leaf); err != nil {
+			if err := treeJSON(io.Discard, s, order, ec.rows, s.Leaf, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

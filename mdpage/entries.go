@@ -174,14 +174,13 @@ func (x *exporter) message(d *entryDoc, i int, m *sessiontree.Message, k cv.Kind
 func (x *exporter) userMessage(d *entryDoc, e *sessiontree.Entry, m *sessiontree.Message) {
 	d.add(x.heading(e, "User"))
 	n := len(d.blocks)
-	for _, blk := range m.Content {
-		switch blk.Type {
-		case "text":
-			if strings.TrimSpace(blk.Text) != "" {
-				d.addPart(&part{class: classPrompt, kind: kindCode, content: clean(blk.Text), info: "text", label: "Prompt"})
-			}
+	for _, pc := range x.model.BlockPieces(e, m.Content) {
+		switch {
+		case pc.Part == cv.Text:
+			d.addPart(&part{class: classPrompt, kind: kindCode, content: clean(pc.Block.Text), info: "text", label: "Prompt"})
+		case pc.Part == cv.Blank && pc.Block.Type == "text":
 		default:
-			x.otherBlock(d, blk)
+			x.otherBlock(d, *pc.Block)
 		}
 	}
 	if len(d.blocks) == n {
@@ -200,8 +199,12 @@ func (x *exporter) assistantMessage(d *entryDoc, i int, m *sessiontree.Message) 
 	d.add(x.heading(e, title))
 	x.hold(e)
 	n := len(d.blocks)
-	for _, blk := range m.Content {
-		switch cv.PartOf(&blk) {
+	for _, pc := range x.model.Pieces(e, m) {
+		if pc.Anchor != nil {
+			continue // a later line of a streamed reply: the page links to it
+		}
+		blk := *pc.Block
+		switch pc.Part {
 		case cv.Blank:
 		case cv.Text:
 			d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
@@ -326,14 +329,14 @@ func (x *exporter) custom(d *entryDoc, e *sessiontree.Entry, customType string, 
 		return
 	}
 	k := len(d.blocks)
-	for _, blk := range content {
-		if blk.Type == "text" {
-			if strings.TrimSpace(blk.Text) != "" {
-				d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(blk.Text), label: "Text"})
-			}
-			continue
+	for _, pc := range x.model.BlockPieces(e, content) {
+		switch {
+		case pc.Part == cv.Text:
+			d.addPart(&part{class: classText, kind: kindMarkdown, content: clean(pc.Block.Text), label: "Text"})
+		case pc.Part == cv.Blank && pc.Block.Type == "text":
+		default:
+			x.otherBlock(d, *pc.Block)
 		}
-		x.otherBlock(d, blk)
 	}
 	if len(d.blocks) == k {
 		d.add("*(empty message)*")

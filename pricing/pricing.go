@@ -279,8 +279,14 @@ func (m *model) pricesAt(at time.Time) *priceSet {
 // Approx writes an estimated cost: "≈$1.23", or four decimals below a
 // cent ("≈$0.0042"), where two would read as nothing.
 func Approx(usd float64) string {
+	return "≈" + Dollars(usd)
+}
+
+// Dollars writes a cost: cents, or four decimals below a cent ("$0.0042"),
+// where two would read as nothing.
+func Dollars(usd float64) string {
 	if usd > 0 && usd < 0.01 {
-		return fmt.Sprintf("≈$%.4f", usd)
+		return fmt.Sprintf("$%.4f", usd)
 	}
-	return fmt.Sprintf("≈$%.2f", usd)
+	return fmt.Sprintf("$%.2f", usd)
 }

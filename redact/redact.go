@@ -16,15 +16,33 @@ import (
 
 // Finding is one occurrence of a secret. It never holds the secret itself.
 type Finding struct {
-	Kind   string // rule id, e.g. "aws-access-key", "github-pat", "private-key", "jwt", "url-credentials", "generic-secret"
-	Marker string // the replacement text, e.g. "[REDACTED:github-pat#2]"
-	Line   int    // 1-based line of the input where it was found
+	Kind   string `json:"kind"`   // rule id, e.g. "aws-access-key", "github-pat", "private-key", "jwt", "url-credentials", "generic-secret"
+	Marker string `json:"marker"` // the replacement text, e.g. "[REDACTED:github-pat#2]"
+	Line   int    `json:"line"`   // 1-based line of the input where it was found
+
+	// Where it is, named by the caller that knows the input's entries
+	// (package export; a scan leaves them empty): the entry of Line, ""
+	// for a header; and the file, when it is not the session's own (a
+	// subagent's transcript, whose Line and EntryID they are).
+	EntryID string `json:"entryId,omitempty"`
+	File    string `json:"file,omitempty"`
 }
 
-// Report lists what was redacted.
+// Report lists the secrets found in one input, and replaced when it was
+// redacted: what --redact-report and canopy scan --json write.
 type Report struct {
-	Findings []Finding      // in input order; one per occurrence
-	Kinds    map[string]int // distinct secrets per kind
+	File     string         `json:"file"`     // the session's file, named by the caller
+	Findings []Finding      `json:"findings"` // in input order; one per occurrence
+	Kinds    map[string]int `json:"kinds"`    // distinct secrets per kind
+}
+
+// Total is the number of distinct secrets found.
+func (r *Report) Total() int {
+	n := 0
+	for _, c := range r.Kinds {
+		n += c
+	}
+	return n
 }
 
 // Redactor holds the compiled rules. It is immutable after New, so one

@@ -35,6 +35,15 @@ type Agent struct {
 	// in, many to a file (store.go): canopy list and archive read a file
 	// so named in its Dirs, or below a directory named.
 	StoreFiles []string
+	// FileTools are its tools, as its reader decodes them, that write
+	// the file their path, file_path, notebook_path or filePath argument
+	// names, beyond pi's write and edit (which readers decode the
+	// agent's own writes and edits as, where they can): Session.Touched.
+	FileTools []string
+	// Document: its sessions are whole JSON documents (*.json), not
+	// JSONL: a .json file met in a store is a session of it only when
+	// one of these reads it.
+	Document bool
 }
 
 // AgentOf is what the reader of sessions of the format declares; the

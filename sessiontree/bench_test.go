@@ -102,7 +102,7 @@ var formatInputs = []benchInput{
 // BenchmarkLoad measures load + tree + active path + context: what every
 // command does first. Throughput is in input bytes (MB/s).
 func BenchmarkLoad(b *testing.B) {
-	for _, in := range slices.Concat(realisticInputs, []benchInput{generatedInput("linear-1M")}, formatInputs) {
+	for _, in := range slices.Concat(realisticInputs, []benchInput{generatedInput("linear-1M")}, formatInputs, agentInputs) {
 		b.Run(in.name, func(b *testing.B) {
 			data := in.data(b)
 			b.SetBytes(int64(len(data)))
@@ -125,7 +125,7 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkDecode measures decoding every entry whole, as a renderer does,
 // and the arguments of every tool call (which renderers decode twice).
 func BenchmarkDecode(b *testing.B) {
-	for _, in := range slices.Concat(realisticInputs, formatInputs) {
+	for _, in := range slices.Concat(realisticInputs, formatInputs, agentInputs) {
 		b.Run(in.name, func(b *testing.B) {
 			data, s := in.load(b)
 			b.SetBytes(int64(len(data)))

@@ -323,14 +323,13 @@ func shellCommand(args map[string]any) string {
 	return s
 }
 
-// patchFiles lists the files an apply_patch patch adds, updates or deletes.
+// patchFiles lists the files an apply_patch patch adds, updates or
+// deletes (patchOps).
 func patchFiles(patch string) []string {
 	var files []string
-	for _, l := range strings.Split(patch, "\n") {
-		for _, op := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
-			if f, ok := strings.CutPrefix(l, op); ok {
-				files = append(files, strings.TrimSpace(f))
-			}
+	for op, f := range patchOps(patch) {
+		if op != "Move to" {
+			files = append(files, f)
 		}
 	}
 	return files

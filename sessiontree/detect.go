@@ -51,7 +51,7 @@ type reader interface {
 // it is. Input with no JSON object at its start at all (text, binary) is
 // pi's, which reports it line by line, or as not a session.
 func readers() []reader {
-	return append(storeReaders(), flueReader{}, claudeReader{}, codexReader{}, piReader{}, refusal{})
+	return append(storeReaders(), flueReader{}, claudeReader{}, codexReader{}, kimiReader{}, ampReader{}, cursorReader{}, hermesReader{}, clineReader{}, aiderReader{}, piReader{}, refusal{})
 }
 
 // inputKind is what the start of an input looks like (probe.classify).

@@ -25,7 +25,7 @@ func TestRefused(t *testing.T) {
 		// The names are the input's: shown quoted, on one line.
 		{"odd names", "{\"a\\nb\":1,\"\":2,\"\\u001b[31m\":3}\n", `members "a\nb", "", "\x1b[31m"`},
 		{"pretty object", "{\n  \"name\": \"x\",\n  \"items\": [1, 2]\n}\n",
-			"a JSON document of several lines with top-level members name, items: not a session canopy reads (it reads pi, Claude Code and Codex JSONL, and Flue documents)"},
+			"a JSON document of several lines with top-level members name, items: not a session canopy reads (it reads the sessions of " + strings.Join(formatsRead(), ", ") + ")"},
 		{"pretty array", "[\n  1,\n  2\n]\n", "a JSON document of several lines, an array of 2 values that are not objects"},
 		{"pretty array of objects", "[\n  {\"k\": 1},\n  {\"k\": 2}\n]\n", "an array of 2 values, the first an object with members k"},
 		{"pretty empty array", "[\n]\n", "a JSON document of several lines, an empty array"},

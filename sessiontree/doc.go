@@ -9,7 +9,10 @@
 // (detect.go), and one reader per format turns it into entries: pi
 // session JSONL versions 1 to 3 with oh-my-pi's variants (format_pi.go),
 // Flue session documents (format_flue.go), Claude Code transcripts
-// (format_claude.go) and Codex rollouts (format_codex.go). Whole-file JSON
+// (format_claude.go) and Codex rollouts (format_codex.go); the agents
+// whose sessions are a list of messages, read as a chain (Kimi CLI, Amp,
+// Cursor CLI, Hermes Agent, Cline, Aider: format_<agent>.go over
+// agents_common.go, agents_lines.go and agents_doc.go). Whole-file JSON
 // is decided up front: a Flue document is read, a stream of pretty-printed
 // objects of a line format is read as its lines would be (stream.go), and
 // JSON of any other kind (a Gemini CLI session, a ChatGPT export, a

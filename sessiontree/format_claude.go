@@ -53,6 +53,8 @@ func (claudeReader) agent() Agent {
 		Subagents: true, ProjectDirs: true,
 		// "<synthetic>" messages (API errors) have no model
 		EstimateCost: true, NoModelUnbilled: true,
+		// Write, Edit and MultiEdit are decoded as pi's write and edit
+		FileTools: []string{"NotebookEdit"},
 	}
 }
 

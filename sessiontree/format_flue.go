@@ -21,7 +21,7 @@ type flueReader struct{}
 // pretty-printed document spans many lines, so a first line that is not a
 // whole object but opens one is probed too, top-level names only, until
 // "entries" or "type" tells.
-func (flueReader) agent() Agent { return Agent{Formats: []string{FormatFlue}} }
+func (flueReader) agent() Agent { return Agent{Formats: []string{FormatFlue}, Document: true} }
 
 func (flueReader) detect(p *probe) bool {
 	var probe struct {

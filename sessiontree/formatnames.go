@@ -24,3 +24,14 @@ func StateName(format string) string {
 	}
 	return "Extension state"
 }
+
+// The formats of agents whose sessions are lists of messages, read as a
+// chain (agents_common.go).
+const (
+	FormatKimi   = "kimi-cli"   // a Kimi CLI wire.jsonl
+	FormatAmp    = "amp"        // an Amp thread (T-*.json)
+	FormatCursor = "cursor-cli" // a Cursor CLI agent transcript (JSONL)
+	FormatHermes = "hermes"     // a Hermes Agent session (JSONL, or a session_*.json snapshot)
+	FormatCline  = "cline"      // Cline's (Roo Code's, Kilo Code's) api_conversation_history.json
+	FormatAider  = "aider"      // Aider's .aider.chat.history.md
+)

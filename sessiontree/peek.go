@@ -125,8 +125,11 @@ func peekFormat(head []byte) (peekLines, string, error) {
 			continue
 		}
 		if pr, ok := r.(peekReader); ok {
-			lp, err := pr.peek(p)
-			return lp, "", err
+			if lp, err := pr.peek(p); lp != nil || err != nil {
+				return lp, "", err
+			}
+			// nil, nil: this input is a document of the format (Hermes'
+			// snapshots beside its JSONL), peeked by loading it whole.
 		}
 		return nil, r.agent().Formats[0], nil
 	}

@@ -20,7 +20,8 @@ type shape struct {
 	// payloadObject: a "payload" member that is an object (Codex).
 	payloadObject bool
 	// storeEntries: members whose value is an object with a sessionId or
-	// sessionFile, among the first few (a gateway's sessions.json).
+	// sessionFile, among the first few (a gateway's sessions.json; Hermes
+	// Agent's writes session_id).
 	storeEntries int
 }
 
@@ -82,7 +83,7 @@ func shapeOf(raw []byte) shape {
 func (w *walker) storeEntry(sh *shape) error {
 	counted := false
 	_, err := w.object(func(name []byte) error {
-		if !counted && (string(name) == "sessionId" || string(name) == "sessionFile") {
+		if !counted && (string(name) == "sessionId" || string(name) == "sessionFile" || string(name) == "session_id") {
 			sh.storeEntries++
 			counted = true
 		}
@@ -147,9 +148,19 @@ type notSessionError struct {
 func (e notSessionError) Error() string {
 	hint := e.hint
 	if hint == "" {
-		hint = " (it reads pi, Claude Code and Codex JSONL, and Flue documents)"
+		hint = " (it reads the sessions of " + strings.Join(formatsRead(), ", ") + ")"
 	}
 	return e.what + ": not a session canopy reads" + hint
+}
+
+// formatsRead are the formats of the sessions canopy reads, as its
+// readers declare them, in the order they are tried.
+func formatsRead() []string {
+	var names []string
+	for _, r := range readers() {
+		names = append(names, r.agent().Formats...)
+	}
+	return names
 }
 
 func (e notSessionError) Unwrap() error { return ErrNotSession }

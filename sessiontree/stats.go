@@ -105,17 +105,44 @@ func (s *Session) UsageSince(since string, leaf *Entry) (st Stats, ok bool) {
 type estimator struct {
 	on, noModelFree bool
 	models          map[Model]*pricing.Model // nil: the table does not know it
+	named           map[Model]bool           // the unpriced models add has named
 }
 
-// add adds e's estimated cost to st, or names its model as unpriced. A
-// message with a cost recorded (Claude Code's old costUSD) keeps it.
+// add adds e's estimated cost to st, or names its model as unpriced (once).
 func (x *estimator) add(st *Stats, e *Entry) {
+	usd, p := x.price(e)
+	switch p {
+	case priced:
+		st.CostEstimated = true
+		st.EstimatedCost = min(st.EstimatedCost+usd, math.MaxFloat64) // saturates, as Usage.add does
+	case unpriced:
+		key := Model{e.Provider, e.Model}
+		if !x.named[key] {
+			if x.named == nil {
+				x.named = map[Model]bool{}
+			}
+			x.named[key] = true
+			st.UnpricedModels = append(st.UnpricedModels, key)
+		}
+	}
+}
+
+// What price made of a message.
+const (
+	notPriced = iota // nothing to price: a cost recorded, no tokens, a message never billed, or a format with prices
+	priced           // estimated from the table
+	unpriced         // tokens of a model the table does not know
+)
+
+// price is e's estimated cost, and whether it was estimated. A message
+// with a cost recorded (Claude Code's old costUSD) keeps it: notPriced.
+func (x *estimator) price(e *Entry) (usd float64, p int) {
 	u := e.Usage
 	if !x.on || u == nil || u.Cost.Total != 0 || !(u.Input+u.Output+u.CacheRead+u.CacheWrite > 0) {
-		return
+		return 0, notPriced
 	}
 	if x.noModelFree && e.Model == "" {
-		return // "<synthetic>": a message Claude Code made itself (an API error), never billed
+		return 0, notPriced // "<synthetic>": a message Claude Code made itself (an API error), never billed
 	}
 	key := Model{e.Provider, e.Model}
 	m, seen := x.models[key]
@@ -127,20 +154,15 @@ func (x *estimator) add(st *Stats, e *Entry) {
 			x.models = map[Model]*pricing.Model{}
 		}
 		x.models[key] = m
-		if m == nil {
-			st.UnpricedModels = append(st.UnpricedModels, key)
-		}
 	}
 	if m == nil {
-		return
+		return 0, unpriced
 	}
 	var at time.Time // none: the table's date
 	if e.TimeOK {
 		at = e.Time
 	}
-	st.CostEstimated = true
-	c := m.Cost(pricing.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CacheWrite1h: u.CacheWrite1h}, at)
-	st.EstimatedCost = min(st.EstimatedCost+c, math.MaxFloat64) // saturates, as Usage.add does
+	return m.Cost(pricing.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CacheWrite1h: u.CacheWrite1h}, at), priced
 }
 
 // Cost is what the entries cost, as far as it is known.

@@ -23,7 +23,8 @@ func (gooseDB) format() string { return FormatGoose }
 
 func (gooseDB) agent() Agent {
 	return Agent{Formats: []string{FormatGoose}, StateName: "Goose's records", EstimateCost: true,
-		Dirs: []string{".local/share/goose/sessions"}, StoreFiles: []string{"sessions.db"}}
+		Dirs: []string{".local/share/goose/sessions"}, StoreFiles: []string{"sessions.db"},
+		Document: true} // its exports
 }
 
 func (gooseDB) match(t map[string]bool) bool {

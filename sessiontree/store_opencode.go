@@ -22,7 +22,8 @@ func (openCodeDB) format() string { return FormatOpenCode }
 
 func (openCodeDB) agent() Agent {
 	return Agent{Formats: []string{FormatOpenCode}, StateName: "OpenCode's records",
-		Dirs: []string{".local/share/opencode"}, StoreFiles: []string{"opencode.db"}}
+		Dirs: []string{".local/share/opencode"}, StoreFiles: []string{"opencode.db"},
+		Document: true} // storage/session/<project>/<id>.json
 }
 
 func (openCodeDB) match(t map[string]bool) bool {

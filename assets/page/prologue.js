@@ -2,7 +2,7 @@
  * prologue.js: the opening of the page's one closure (the script's
  * description, "(function () {", "use strict") and what every part
  * shares: doc and root; the row flags (F_*, as render/view.go writes
- * them) and ROW_H; the tree data T, with n, P, FL, TXT, KIND, LBL and
+ * them) and ROW_H; the tree data T, with n, P, FL, TXT, KIND, LBL, FIG and
  * CONV, NEST;
  * byId, byDomId and domId (entry ids to positions, and to element ids);
  * the search text's readers (texts, plainText, attrEscape);
@@ -26,7 +26,7 @@
   var ROW_H = 20;
 
   var T = JSON.parse(doc.getElementById("tree-data").textContent);
-  var n = T.id.length, P = T.p, FL = T.f, TXT = T.t, KIND = T.k, LBL = T.l || {};
+  var n = T.id.length, P = T.p, FL = T.f, TXT = T.t, KIND = T.k, LBL = T.l || {}, FIG = T.g || {};
   // CONV: each entry's conversation (0: the session's own, k: a
   // subagent's, grafted under the call that ran it); null when the
   // session has only its own.

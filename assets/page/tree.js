@@ -10,7 +10,7 @@
  * events: scroll and resize, click, keys and focus (activate; Tab after a
  * chosen row goes on in its entry).
  *
- * Relies on: prologue.js (doc, T, n, P, FL, TXT, KIND, LBL, CONV, kids, byId,
+ * Relies on: prologue.js (doc, T, n, P, FL, TXT, KIND, LBL, FIG, CONV, kids, byId,
  * ROW_H, treeEl, statusEl, searchEl, emptyEl, sidebar); conversation.js
  * (state, onPath, newestLeaf); navigation.js (navigate, entryElement);
  * filter.js (the row arrays and R_* bits, folded, hideF, needF,
@@ -358,7 +358,20 @@
     txt.className = "row-text";
     txt.textContent = TXT[pos];
     el.appendChild(txt);
-    el.title = TXT[pos];
+    // The first row of a branch carries what the subtree under it did
+    // and spent: its cost and turns in a badge after the text (where the
+    // row has room: the text comes first), the whole line (calls, tokens,
+    // time, files) in its title and for screen readers.
+    var fig = FIG[pos];
+    if (fig !== undefined) {
+      var fb = doc.createElement("span");
+      fb.className = "row-fig";
+      fb.textContent = fig[0];
+      fb.setAttribute("aria-hidden", "true");
+      el.appendChild(fb);
+      el.setAttribute("aria-description", "This branch: " + fig[1]);
+    }
+    el.title = fig === undefined ? TXT[pos] : TXT[pos] + "\n" + fig[1];
     placeRow(el, r);
     spacer.appendChild(el);
     return el;

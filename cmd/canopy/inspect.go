@@ -16,12 +16,13 @@ import (
 	"canopy/sessiontree"
 )
 
-const inspectSynopsis = "canopy inspect FILE [--leaf ID] [--json]"
+const inspectSynopsis = "canopy inspect FILE [--leaf ID] [--branches] [--json]"
 
 func runInspect(e *env, args []string) int {
 	fs := newFlags("inspect")
 	leafID := fs.String("leaf", "", "compute the active path and context for this entry `id` instead of the session's leaf")
 	asJSON := fs.Bool("json", false, "print one JSON object (a stable format for scripts)")
+	branches := fs.Bool("branches", false, "list every branch: its leaf, where it forks, its entries, turns, tool calls, tokens, cost, time and files touched")
 	maxInput := addMaxInput(fs)
 	e.addSession(fs)
 	s, st := e.loadOne(fs, inspectSynopsis, args, maxInput)
@@ -37,6 +38,9 @@ func runInspect(e *env, args []string) int {
 		}
 	}
 	e.notify(export.Diagnostics(s)...)
+	if *branches {
+		return e.printBranches(s, leaf, *asJSON)
+	}
 	r := s.Report(leaf)
 	if *asJSON {
 		// As encoding/json's Encoder wrote it (v1's options, HTML not escaped).

@@ -73,6 +73,7 @@ func commands() []command {
 		{"archive", "make or update a browsable, verifiable archive of session directories", "canopy archive ~/.pi/agent/sessions -o archive/", runArchive, true},
 		{"verify", "re-check an archive's pages against its manifest; exit 1 on any mismatch", "canopy verify archive/", runVerify, false},
 		{"list", "list the agent sessions on this machine, newest first (FILE may then be an id's start)", "canopy list --project myapp", runList, false},
+		{"usage", "tokens and cost of the sessions on this machine (or in DIRs) by day, project, agent or model", "canopy usage --by model --since 2026-01-01", runUsage, false},
 	}
 }
 

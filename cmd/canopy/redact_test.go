@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"canopy/export"
 	"canopy/internal/pagetest"
+	"canopy/redact"
 )
 
 // The fake credentials planted in testdata/secrets/secrets.jsonl.
@@ -31,7 +31,7 @@ func TestScan(t *testing.T) {
 		}
 	}
 	st, out, _ = runCmd(t, "", nil, "scan", "--json", secretsFile)
-	var rep export.RedactionReport
+	var rep redact.Report
 	if st != exitFail || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Findings) != 5 || rep.Kinds["github-pat"] != 1 {
 		t.Errorf("scan --json: exit %d, report %+v", st, rep)
 	}
@@ -110,7 +110,7 @@ func TestRedactReport(t *testing.T) {
 		if st, _, stderr := runCmd(t, "", nil, args...); st != exitOK || !strings.Contains(stderr, "listed in "+reportPath) {
 			t.Fatalf("%v: exit %d: %s", flags, st, stderr)
 		}
-		var rep export.RedactionReport
+		var rep redact.Report
 		if err := json.Unmarshal(mustRead(t, reportPath), &rep); err != nil || len(rep.Findings) != 5 || rep.Findings[0].EntryID != "u1" {
 			t.Errorf("%v: report: %v %+v", flags, err, rep)
 		}

@@ -32,7 +32,7 @@ func runScan(e *env, args []string) int {
 		return exitFail
 	}
 	defer s.Close()
-	rep := export.NewRedactionReport(s, raw)
+	rep := export.NamedReport(s, raw)
 	if sessiontree.AgentOf(s.Format).Subagents && !*noSubagents {
 		// What export draws of the subagents is scanned too.
 		subs, notices := export.ScanSubagents(e.ctx, s, r)

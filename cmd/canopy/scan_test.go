@@ -37,7 +37,7 @@ func scanByLoad(path string, stdin []byte, asJSON bool) (st int, stdout, stderr 
 	if err != nil {
 		return fail(err)
 	}
-	rep := export.NewRedactionReport(s, r.Scan(src))
+	rep := export.NamedReport(s, r.Scan(src))
 	if asJSON {
 		if err := export.EncodeReport(&out, rep); err != nil {
 			return fail(err)
