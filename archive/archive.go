@@ -251,6 +251,7 @@ func (r *runner) run(srcs []string) (*Result, error) {
 		return nil, err
 	}
 	found, problems, passed := DiscoverStore(srcs, r.out, r.stage)
+	defer closeStores(found)
 	if err := r.interrupted(); err != nil {
 		return nil, err
 	}

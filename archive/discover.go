@@ -31,6 +31,8 @@ type Source struct {
 	Rotation *Rotation    // what rotated it, for a transcript a gateway rotated
 	Locked   bool         // a lock file is beside it: it is archived as it stands
 	InStore  bool         // it is in a gateway store's directory
+	Session  string       // the session it is of a database (FormatStore: stores.go)
+	store    *sessiontree.Store
 }
 
 // Problem is a source that could not be archived, and why.
@@ -64,11 +66,15 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 		}
 		uniq = append(uniq, s)
 	}
+	uniq, more := expandStores(uniq)
 	markTranscripts(uniq, d.locks)
-	problems := append(d.problems, labelGatewayTranscripts(uniq)...)
+	problems := append(append(d.problems, more...), labelGatewayTranscripts(uniq)...)
 	return uniq, problems
 }
 
+// A database's sessions are each a source, read from the database's
+// private copy until closeStores closes it.
+//
 // DiscoverStore is Discover, and also lists what the gateway stores'
 // directories hold that is not archived, each with the reason (not
 // errors: a store's lock files and backups of itself are expected).
@@ -201,6 +207,8 @@ func formatByName(name string) string {
 		return FormatJSONL
 	case strings.HasSuffix(base, ".json"):
 		return FormatFlue
+	case sessiontree.IsStoreFile(base):
+		return FormatStore
 	}
 	return ""
 }

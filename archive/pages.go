@@ -17,6 +17,7 @@ import (
 	"canopy/export"
 	"canopy/htmlpage"
 	"canopy/redact"
+	"canopy/sessiontree"
 )
 
 // madePages is what makePages did for each session.
@@ -125,7 +126,13 @@ func (r *runner) keepPage(ctx context.Context, p PageRecord, key, dest string) (
 func prepare(ctx context.Context, src Source, o export.Options) (*export.Prepared, error) {
 	// No MaxInput: a source that is no longer a regular file (a FIFO put
 	// in its place) is refused, not opened.
-	s, err := export.Load(ctx, export.Input{Path: src.Path})
+	var s *sessiontree.Session
+	var err error
+	if src.store != nil {
+		s, err = src.store.Load(src.Session)
+	} else {
+		s, err = export.Load(ctx, export.Input{Path: src.Path})
+	}
 	if err != nil {
 		return nil, err
 	}

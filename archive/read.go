@@ -50,10 +50,11 @@ func readSources(ctx context.Context, found []Source, prev *Manifest, recs recor
 		redactLabels(found, finder)
 	}
 	reads := make([]sourceRead, len(found))
+	stores := hashStores(ctx, found)
 	progress := o.progress("reading", len(found))
 	each(ctx, len(found), o.Jobs, func(i int) {
 		defer progress(found[i].Path)
-		reads[i] = readSource(ctx, found[i], byHash, finder, o.Redact)
+		reads[i] = readSource(ctx, found[i], byHash, stores, finder, o.Redact)
 	})
 	rd := &readResult{failed: map[string]error{}, excluded: map[string]bool{}}
 	if ctx.Err() != nil {
@@ -78,7 +79,8 @@ func knownSessions(prev *Manifest, recs records, o *Options) map[string]known {
 	add := func(ss []Session) {
 		for i := range ss {
 			if r, ok := recs.sources[ss[i].Source]; ok && !lacksSpend(&ss[i]) {
-				byHash[r.SHA256] = known{&ss[i], r.Format}
+				_, session := storeFile(ss[i].Source) // a database's sessions share its hash
+				byHash[r.SHA256+session] = known{&ss[i], r.Format}
 			}
 		}
 	}
@@ -106,8 +108,8 @@ func redactLabels(found []Source, redactor *redact.Redactor) {
 // previous run learned of the same bytes, else by loading it as its page
 // is made, its credentials counted by finder (and replaced, with
 // redacted).
-func readSource(ctx context.Context, src Source, byHash map[string]known, finder *redact.Redactor, redacted bool) sourceRead {
-	size, sum, err := hashFile(ctx, src.Path)
+func readSource(ctx context.Context, src Source, byHash map[string]known, stores map[string]fileSum, finder *redact.Redactor, redacted bool) sourceRead {
+	size, sum, err := hashSource(ctx, src, stores)
 	if err != nil {
 		return sourceRead{err: err}
 	}
@@ -115,7 +117,7 @@ func readSource(ctx context.Context, src Source, byHash map[string]known, finder
 	if src.Format == FormatGateway {
 		return sourceRead{ok: true, rec: rec}
 	}
-	if k, found := byHash[sum]; found {
+	if k, found := byHash[sum+src.Session]; found {
 		s := *k.session
 		s.Source = src.Path
 		s.Gateway = src.Gateway // the store may have changed alone

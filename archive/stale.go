@@ -74,7 +74,7 @@ func (b *build) carryOver(o *Options) (stale, moved []carried) {
 		gone := false
 		if err, ok := rd.failed[a]; ok {
 			c.reason = staleReason(err)
-		} else if fi, err := os.Stat(ps.Source); errors.Is(err, fs.ErrNotExist) {
+		} else if fi, err := os.Stat(first(storeFile(ps.Source))); errors.Is(err, fs.ErrNotExist) {
 			c.reason, gone = "source missing: "+ps.Source+" is no longer there", true
 		} else if err != nil {
 			c.reason = "source unreadable: " + err.Error()

@@ -122,7 +122,7 @@ func unexpected(dir string, m *Manifest) ([]Finding, error) {
 func checkSources(m *Manifest) []Finding {
 	var findings []Finding
 	for _, s := range m.Sources {
-		_, sum, err := hashFile(context.Background(), s.Path)
+		_, sum, err := hashSource(context.Background(), Source{Path: s.Path, Session: second(storeFile(s.Path))}, nil)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			findings = append(findings, Finding{s.Path, "source missing: not checked", false})

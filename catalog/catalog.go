@@ -39,6 +39,10 @@ type Session struct {
 	LastActivity string `json:"lastActivity"`      // RFC 3339, UTC
 	Size         int64  `json:"size"`
 	Path         string `json:"path"`
+	// InStore: the session is one of the many of a database at Path (an
+	// OpenCode, Crush, Goose or Cursor store), named by its ID:
+	// canopy export PATH --session ID.
+	InStore bool `json:"inStore,omitempty"`
 
 	fileID string    // the id in the file's name
 	last   time.Time // LastActivity, for sorting
@@ -111,7 +115,7 @@ func describeAll(files []file, jobs int) ([]Session, []Problem) {
 		jobs = max(4, 2*runtime.GOMAXPROCS(0))
 	}
 	type result struct {
-		s   Session
+		s   []Session
 		ok  bool
 		err error
 	}
@@ -122,7 +126,7 @@ func describeAll(files []file, jobs int) ([]Session, []Problem) {
 		wg.Go(func() {
 			var pk sessiontree.Peeker
 			for i := range next {
-				s, err := describe(&pk, files[i])
+				s, err := describeFile(&pk, files[i])
 				results[i] = result{s, err == nil, err}
 			}
 		})
@@ -137,12 +141,49 @@ func describeAll(files []file, jobs int) ([]Session, []Problem) {
 	for i, r := range results {
 		switch {
 		case r.ok:
-			out = append(out, r.s)
+			out = append(out, r.s...)
 		case !errors.Is(r.err, sessiontree.ErrNotSession):
 			problems = append(problems, Problem{files[i].path, r.err})
 		}
 	}
 	return out, problems
+}
+
+// describeFile lists the sessions of one file: the one it is, or those of
+// the store it is (a database: named as an agent names its store, or
+// found not to be a session of one), read from a private copy of it.
+func describeFile(pk *sessiontree.Peeker, f file) ([]Session, error) {
+	if !sessiontree.IsStoreFile(filepath.Base(f.path)) {
+		s, err := describe(pk, f)
+		if err == nil {
+			return []Session{s}, nil
+		}
+		if _, _, ok, _ := sessiontree.StoreSessions(f.path); !ok {
+			return nil, err
+		}
+	}
+	format, list, ok, err := sessiontree.StoreSessions(f.path)
+	if err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("a database of no agent canopy reads: %w", sessiontree.ErrNotSession)
+		}
+		return nil, err
+	}
+	var size int64
+	if fi, err := os.Stat(f.path); err == nil {
+		size = fi.Size()
+	}
+	out := make([]Session, 0, len(list))
+	for _, st := range list {
+		s := Session{ID: st.ID, Agent: format, Project: st.Cwd, Size: size, Path: f.path, InStore: true,
+			Title: text.Clip(cmp.Or(st.Title, st.ID), TitleRunes), last: st.Updated.UTC().Truncate(time.Second)}
+		if !st.Created.IsZero() {
+			s.Started = st.Created.UTC().Format(time.RFC3339)
+		}
+		s.LastActivity = s.last.Format(time.RFC3339)
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // describe peeks at one file. It never writes to it, nor locks it.

@@ -89,5 +89,5 @@ func sessionName(name string) bool {
 		strings.HasSuffix(name, ".meta.json"):
 		return false
 	}
-	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json") || sessiontree.IsStoreFile(name)
 }

@@ -32,6 +32,9 @@ type Input struct {
 	// so input read into memory is loaded without it (see
 	// sessiontree.LoadOptions). A regular file is loaded in place, as ever.
 	NoSHA256 bool
+	// Session names the session to read of a database that holds
+	// several (canopy export opencode.db --session ID).
+	Session string
 }
 
 // Load loads a session. A regular file is loaded in place (kept open,
@@ -89,7 +92,7 @@ func (in Input) loadRegular(ctx context.Context) (*sessiontree.Session, error) {
 	}
 	c := sessiontree.Sniff(head[:n])
 	if c == sessiontree.Uncompressed {
-		return sessiontree.LoadFile(in.Path)
+		return sessiontree.LoadFileWith(in.Path, sessiontree.LoadOptions{Session: in.Session})
 	}
 	var hint int64
 	if fi, err := f.Stat(); err == nil {
@@ -168,7 +171,7 @@ func IsCompressed(path string) bool {
 }
 
 func (in Input) loadOptions() sessiontree.LoadOptions {
-	return sessiontree.LoadOptions{NoSHA256: in.NoSHA256}
+	return sessiontree.LoadOptions{NoSHA256: in.NoSHA256, Session: in.Session}
 }
 
 // noSuchFile is the error of an input that is not there: it names the

@@ -31,6 +31,10 @@ type Agent struct {
 	// estimates from package pricing; NoModelUnbilled: a message with no
 	// model is one the agent made itself (an API error), never billed.
 	EstimateCost, NoModelUnbilled bool
+	// StoreFiles are the names of the databases it keeps its sessions
+	// in, many to a file (store.go): canopy list and archive read a file
+	// so named in its Dirs, or below a directory named.
+	StoreFiles []string
 	// FileTools are its tools, as its reader decodes them, that write
 	// the file their path, file_path, notebook_path or filePath argument
 	// names, beyond pi's write and edit (which readers decode the

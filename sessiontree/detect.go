@@ -51,7 +51,7 @@ type reader interface {
 // it is. Input with no JSON object at its start at all (text, binary) is
 // pi's, which reports it line by line, or as not a session.
 func readers() []reader {
-	return []reader{flueReader{}, claudeReader{}, codexReader{}, kimiReader{}, ampReader{}, cursorReader{}, hermesReader{}, clineReader{}, aiderReader{}, piReader{}, refusal{}}
+	return append(storeReaders(), flueReader{}, claudeReader{}, codexReader{}, kimiReader{}, ampReader{}, cursorReader{}, hermesReader{}, clineReader{}, aiderReader{}, piReader{}, refusal{})
 }
 
 // inputKind is what the start of an input looks like (probe.classify).
@@ -79,6 +79,8 @@ type probe struct {
 	// pretty-printed objects of the format kind names (see splitValues).
 	stream  bool
 	refusal error // for kindRefused
+
+	store *storeProbe // what storeKind found (store.go)
 }
 
 // newProbe looks at the input's first chunk.
@@ -114,6 +116,7 @@ func (s *Session) read(in *input) error {
 		return err
 	}
 	p := newProbe(in, first)
+	defer p.close()
 	for _, r := range readers() {
 		if r.detect(p) {
 			s.reader = r

@@ -40,6 +40,29 @@
 // graft_subagents.go): one tree, whose entries' ids stay unique, each
 // reading its bytes from its own file.
 //
+// # Stores
+//
+// Some agents keep every session in one SQLite database (OpenCode's
+// opencode.db, Crush's crush.db, Goose's sessions.db, Cursor's
+// state.vscdb: store_<agent>.go). Such
+// a store is read by a storeReader (store.go), one per storeFormat, tried
+// before the line formats: the input's first bytes say it is a database,
+// its tables say whose. The database and its -wal are copied to a private
+// temporary directory and read there (a snapshot, sqlite.go), with the
+// pure-Go modernc.org/sqlite: the user's files are only opened read-only,
+// to be copied, and the log's committed rows are read. The session named
+// (LoadOptions.Session; a store of one needs none) is written, at load,
+// as a document (store_doc.go): pi JSONL in pi's shapes, its header naming
+// the store's format ("store"), which becomes the session's input in
+// memory. Entries then read their bytes from it, its cut is written in
+// it, and it reads back as the same agent's session (the header is
+// detected): nothing downstream knows a database. StoreSessions lists a
+// store's sessions for canopy list; Agent.StoreFiles names the files an
+// agent keeps them in, which a walk of a directory reads. OpenCode's
+// older storage/ tree (store_opencode_files.go) is read the same way: its
+// session's info file names it, and its messages and parts, files beside
+// it, make the same document.
+//
 // # Adding an agent
 //
 // A format is one reader: a file format_<name>.go (and its test data and

@@ -119,6 +119,7 @@ func peekFormat(head []byte) (peekLines, string, error) {
 		return nil, "", err
 	}
 	p := newProbe(in, first)
+	defer p.close()
 	for _, r := range readers() {
 		if !r.detect(p) {
 			continue

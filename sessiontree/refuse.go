@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -154,11 +155,17 @@ func (e notSessionError) Error() string {
 }
 
 // formatsRead are the formats of the sessions canopy reads, as its
-// readers declare them, in the order they are tried.
+// readers declare them, in the order they are tried, each once (an
+// agent's sessions may be read by several readers: a database, an
+// export).
 func formatsRead() []string {
 	var names []string
 	for _, r := range readers() {
-		names = append(names, r.agent().Formats...)
+		for _, f := range r.agent().Formats {
+			if !slices.Contains(names, f) {
+				names = append(names, f)
+			}
+		}
 	}
 	return names
 }

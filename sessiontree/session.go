@@ -144,6 +144,11 @@ var ErrNotSession = errors.New("not a session file")
 // when asked for (Entry.Raw, Decode), so that memory holds the entries,
 // not the file. Close the session when done with it.
 func LoadFile(path string) (*Session, error) {
+	return LoadFileWith(path, LoadOptions{})
+}
+
+// LoadFileWith is LoadFile, with opts.
+func LoadFileWith(path string, opts LoadOptions) (*Session, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -161,9 +166,13 @@ func LoadFile(path string) (*Session, error) {
 		// A pipe (canopy export <(...)) cannot be read twice: load it
 		// into memory.
 		defer f.Close()
-		return Read(f, path)
+		data, err := io.ReadAll(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return LoadWith(data, path, opts)
 	}
-	s, err := load(&source{name: path, file: f, close: f.Close}, chunkSize)
+	s, err := load(&source{name: path, file: f, close: f.Close, noSHA256: opts.NoSHA256, session: opts.Session}, chunkSize)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -195,6 +204,9 @@ type LoadOptions struct {
 	// shows nor stores it (canopy scan): on a 50 MB session, hashing was
 	// a fifth of scan's CPU time. Everything else is as Load makes it.
 	NoSHA256 bool
+	// Session names the session to read of a store that holds several
+	// (a database: store.go); ignored for a file of one session.
+	Session string
 }
 
 // LoadWith is Load, with opts.
@@ -202,7 +214,7 @@ func LoadWith(data []byte, name string, opts LoadOptions) (*Session, error) {
 	if data == nil {
 		data = []byte{} // a source with no data is a file
 	}
-	return load(&source{name: name, data: data, noSHA256: opts.NoSHA256}, chunkSize)
+	return load(&source{name: name, data: data, noSHA256: opts.NoSHA256, session: opts.Session}, chunkSize)
 }
 
 // load reads the input from src a chunk at a time; chunk is the chunk size

@@ -71,6 +71,7 @@ func newExportFlags() *exportFlags {
 
 func runExport(e *env, args []string) int {
 	f := newExportFlags()
+	e.addSession(f.fs)
 	args, b, msg := takeCompare(args)
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "canopy export: %s\nUsage: %s\n", msg, exportSynopsis)
@@ -88,7 +89,7 @@ func runExport(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	dest := f.dest(in)
+	dest := f.dest(in, e.session)
 	// A page is data for a browser: on a terminal, the session's text
 	// would reach it raw, escape sequences and all.
 	if dest == "-" && !f.markdown && isTerminal(e.stdout) {
@@ -156,7 +157,7 @@ func (f *exportFlags) check() string {
 
 // dest is where the output goes: -o, else the input's base name with the
 // format's extension in the current directory ("-" for standard input).
-func (f *exportFlags) dest(in string) string {
+func (f *exportFlags) dest(in, session string) string {
 	switch {
 	case *f.out != "":
 		return *f.out
@@ -168,7 +169,11 @@ func (f *exportFlags) dest(in string) string {
 		ext = ".md"
 	}
 	base := sessiontree.TrimCompressedExt(filepath.Base(in)) // old.jsonl.gz: old.html
-	return strings.TrimSuffix(base, filepath.Ext(base)) + ext
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if session != "" { // a database's: opencode-ses_1a2b.html
+		base += "-" + fileSafe(session)
+	}
+	return base + ext
 }
 
 // checkOutputs checks every output before anything is read or written, so
@@ -319,4 +324,18 @@ func limitMemory(size int64, copy, held bool) {
 		limit += size
 	}
 	debug.SetMemoryLimit(max(limit, 64<<20))
+}
+
+// fileSafe is a session's id as part of a file's name: letters, digits,
+// '.', '-' and '_' kept, anything else '_' (an id is the database's
+// text: a '/' in it must not name another directory), at most 64 bytes.
+func fileSafe(id string) string {
+	b := []byte(id[:min(len(id), 64)])
+	for i, c := range b {
+		ok := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.' && i > 0
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

@@ -24,6 +24,7 @@ func runInspect(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object (a stable format for scripts)")
 	branches := fs.Bool("branches", false, "list every branch: its leaf, where it forks, its entries, turns, tool calls, tokens, cost, time and files touched")
 	maxInput := addMaxInput(fs)
+	e.addSession(fs)
 	s, st := e.loadOne(fs, inspectSynopsis, args, maxInput)
 	if st >= 0 {
 		return st

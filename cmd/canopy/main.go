@@ -57,6 +57,9 @@ type env struct {
 	// limitMemory: the command may set the process's memory limit (see
 	// limitMemory). Only the real process does; tests share theirs.
 	limitMemory bool
+	// session: the session of a database to read (--session, or the one
+	// an id prefix named: sessionFile).
+	session string
 	// signals: a command that writes files catches SIGINT and SIGTERM
 	// (into ctx). Only the real process does.
 	signals bool
@@ -185,7 +188,12 @@ func parseOneFile(e *env, fs *pflag.FlagSet, synopsis string, args []string) int
 // input is the session a command reads: the file at path, or standard
 // input for "-", read up to maxInput bytes when it is not a regular file.
 func (e *env) input(path string, maxInput int64) export.Input {
-	return export.Input{Path: path, Stdin: e.stdin, MaxInput: maxInput}
+	return export.Input{Path: path, Stdin: e.stdin, MaxInput: maxInput, Session: e.session}
+}
+
+// addSession adds --session to a command that reads a session.
+func (e *env) addSession(fs *pflag.FlagSet) {
+	fs.StringVar(&e.session, "session", "", "the session to read of a database that holds several (`ID`: canopy list FILE shows them)")
 }
 
 // loadOne parses the flags of a command that reads one FILE (or -) and

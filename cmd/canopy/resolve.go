@@ -39,6 +39,9 @@ func (e *env) sessionFile(arg string) (string, int) {
 	switch {
 	case len(found) == 1:
 		printLine(e.stderr, "canopy: %s is %s", arg, found[0].Path)
+		if found[0].InStore && e.session == "" {
+			e.session = found[0].ID // a session of a database
+		}
 		return found[0].Path, -1
 	case len(found) == 0:
 		printLine(e.stderr, "canopy: %s: no such file, nor a session whose id starts with it (canopy list shows the sessions)", arg)

@@ -17,6 +17,7 @@ func runScan(e *env, args []string) int {
 	fs := newFlags("scan")
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	maxInput := addMaxInput(fs)
+	e.addSession(fs)
 	noSubagents := fs.Bool("no-subagents", false, "Claude Code: scan only the session's file, not its subagents' (which export includes by default)")
 	if st := parseOneFile(e, fs, scanSynopsis, args); st >= 0 {
 		return st
@@ -73,7 +74,7 @@ func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, reda
 		return nil, redact.Report{}, nil, export.ErrInterrupted
 	}
 	if in.Path != "-" {
-		if fi, err := os.Stat(in.Path); err == nil && fi.Mode().IsRegular() && !export.IsCompressed(in.Path) {
+		if fi, err := os.Stat(in.Path); err == nil && fi.Mode().IsRegular() && !export.IsCompressed(in.Path) && !isDatabase(in.Path) {
 			return scanFile(in.Path)
 		}
 	}
@@ -91,6 +92,20 @@ func scanInput(ctx context.Context, in export.Input) (*sessiontree.Session, reda
 	}
 	s.Close()
 	return nil, redact.Report{}, nil, err
+}
+
+// isDatabase tells a file that is a database of sessions: its session
+// is a document made of its rows (sessiontree's stores), which is what
+// is scanned, not the database's bytes.
+func isDatabase(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, _ := f.ReadAt(head, 0)
+	return sessiontree.IsDatabase(head[:n])
 }
 
 // scanFile reads the regular file at path once, then loads and scans its
