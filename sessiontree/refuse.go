@@ -155,7 +155,7 @@ func (e notSessionError) Error() string {
 }
 
 // formatsRead are the formats of the sessions canopy reads, as its
-// readers declare them, in the order they are tried, each once (an
+// readers declare them, sorted, each once (an
 // agent's sessions may be read by several readers: a database, an
 // export).
 func formatsRead() []string {
@@ -167,6 +167,7 @@ func formatsRead() []string {
 			}
 		}
 	}
+	slices.Sort(names) // as people look for a name, not in the order they are tried
 	return names
 }
 
