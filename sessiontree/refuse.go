@@ -155,9 +155,8 @@ func (e notSessionError) Error() string {
 }
 
 // formatsRead are the formats of the sessions canopy reads, as its
-// readers declare them, sorted, each once (an
-// agent's sessions may be read by several readers: a database, an
-// export).
+// readers declare them, sorted, each once (an agent's sessions may be
+// read by several readers: a database, an export).
 func formatsRead() []string {
 	var names []string
 	for _, r := range readers() {
