@@ -190,7 +190,9 @@ func (f copilotCut) Thinking(e *Entry) (bool, int) {
 	return true, 0
 }
 
-func (copilotCut) Needed(*Entry) bool { return false }
+// Needed: session.start, the header, is kept when hidden things are left
+// out.
+func (f copilotCut) Needed(e *Entry) bool { return f.dec.kinds[e] == "session.start" }
 
 func (copilotCut) Names([]bool, *Entry) {}
 
@@ -235,8 +237,14 @@ func (f copilotCut) rewrite(e *Entry, keep []bool, o CutOptions, c *CutCounts) (
 			c.Thinking++
 			cut = true
 		}
-		if result && data.Get("result") != nil {
-			data.Set("result", jsontext.Value(`{"content":`+string(jsonobj.Quote(OutputLeftOut))+`}`))
+		if result && (data.Get("result") != nil || data.Get("error") != nil) {
+			left := jsonobj.Quote(OutputLeftOut)
+			if data.Get("result") != nil {
+				data.Set("result", jsontext.Value(`{"content":`+string(left)+`}`))
+			}
+			if data.Get("error") != nil {
+				data.Set("error", jsontext.Value(`{"message":`+string(left)+`}`))
+			}
 			c.Outputs++
 			cut = true
 		}

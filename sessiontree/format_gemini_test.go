@@ -191,3 +191,34 @@ func TestGeminiRewinds(t *testing.T) {
 		},
 	}})
 }
+
+// TestGeminiDocumentCut: a cut of a .json session is the JSONL the CLI
+// writes today, which reads back as the same conversation.
+func TestGeminiDocumentCut(t *testing.T) {
+	s, err := Load(agentFixture(t, "gemini", "session-legacy.json"), "s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := make([]bool, len(s.Entries))
+	for i := range keep {
+		keep[i] = true
+	}
+	var counts CutCounts
+	out, err := s.Cut().Write(keep, s.Leaf, CutOptions{NoToolOutput: true}, &counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(out), "\n"); n != 3 {
+		t.Errorf("%d lines:\n%s", n, out)
+	}
+	cut, err := Load(out, "cut.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.Format != FormatGemini || cut.Version != 2 || cut.Header.ID != s.Header.ID || !reflect.DeepEqual(ids(cut.Entries), ids(s.Entries)) {
+		t.Errorf("cut %s %d %q %v", cut.Format, cut.Version, cut.Header.ID, ids(cut.Entries))
+	}
+	if m := body(t, cut, "m2").Message; m.Content[0].Text != "There are two files." {
+		t.Errorf("m2 %+v", m)
+	}
+}
