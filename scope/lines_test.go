@@ -20,6 +20,14 @@ func fixture(t *testing.T, name string) *sessiontree.Session {
 	return load(t, data)
 }
 
+// The sessions of sessiontree's own test data (Gemini CLI, Qwen Code,
+// Copilot CLI), as fixture names them.
+const (
+	gemini  = "../sessiontree/testdata/gemini/session-2026-03-04T08-00-a1b2c3d4.jsonl"
+	qwen    = "../sessiontree/testdata/qwen/3f1e0a52-qs-0001.jsonl"
+	copilot = "../sessiontree/testdata/copilot/events.jsonl"
+)
+
 // TestLineFormats: a Claude Code transcript or a Codex rollout is cut in
 // its own format, each entry kept with its id, its place in the tree and
 // its bytes, but for what the options leave out.
@@ -65,6 +73,24 @@ func TestLineFormats(t *testing.T) {
 			omitted: []string{"custom messages hidden from the user (1 message)", "thinking (1 block)", "tool output (1 result)", "extension state (2 entries)"}},
 		{file: "codex/events-only.jsonl", o: Options{NoThinking: true},
 			gone: []string{"L4"}, omitted: []string{"thinking (1 block)"}},
+		{file: gemini, o: Options{PathOnly: true},
+			gone: []string{"L3", "L6", "u2", "e1", "L11"}, omitted: []string{"every branch but the one shown (5 entries)"}},
+		{file: gemini, o: Options{NoThinking: true, NoToolOutput: true},
+			changed: []string{"g1", "g1/result-1", "g1/result-2"}, omitted: []string{"thinking (1 block)", "tool output (2 results)"}},
+		{file: gemini, o: Options{NoHidden: true},
+			gone: []string{"L3", "L6"}, omitted: []string{"extension state (2 entries)"}},
+		{file: qwen, o: Options{PathOnly: true, NoThinking: true, NoToolOutput: true},
+			gone:    []string{"q5", "q6", "q7", "q8"},
+			changed: []string{"q2", "q3"},
+			omitted: []string{"every branch but the one shown (4 entries)", "thinking (1 block)", "tool output (1 result)"}},
+		{file: qwen, o: Options{NoHidden: true},
+			gone: []string{"q8", "q12"}, changed: []string{"q13"}, omitted: []string{"extension state (2 entries)"}},
+		{file: copilot, o: Options{NoThinking: true, NoToolOutput: true},
+			changed: []string{"e5", "e7", "e13"}, omitted: []string{"thinking (1 block)", "tool output (2 results)"}},
+		{file: copilot, o: Options{NoHidden: true},
+			gone:    []string{"e2", "e4", "e6", "e9"},
+			changed: []string{"e3", "e5", "e7", "e10"},
+			omitted: []string{"extension state (4 entries)"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file+" "+optionNames(c.o), func(t *testing.T) {

@@ -51,7 +51,8 @@ type reader interface {
 // it is. Input with no JSON object at its start at all (text, binary) is
 // pi's, which reports it line by line, or as not a session.
 func readers() []reader {
-	return append(storeReaders(), flueReader{}, claudeReader{}, codexReader{}, kimiReader{}, ampReader{}, cursorReader{}, hermesReader{}, clineReader{}, aiderReader{}, piReader{}, refusal{})
+	return append(storeReaders(), flueReader{}, claudeReader{}, codexReader{}, geminiReader{}, qwenReader{}, copilotReader{},
+		kimiReader{}, ampReader{}, cursorReader{}, hermesReader{}, clineReader{}, aiderReader{}, piReader{}, refusal{})
 }
 
 // inputKind is what the start of an input looks like (probe.classify).
@@ -62,6 +63,9 @@ const (
 	kindPi                       // pi or oh-my-pi JSONL
 	kindClaude                   // a Claude Code transcript
 	kindCodex                    // a Codex rollout
+	kindGemini                   // a Gemini CLI session (JSONL, or the older document)
+	kindQwen                     // a Qwen Code chat
+	kindCopilot                  // a GitHub Copilot CLI event log
 	kindRefused                  // JSON of another kind: probe.refusal says what
 )
 

@@ -44,7 +44,6 @@ func TestRefused(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { checkRefused(t, []byte(c.in), c.want) })
 	}
 	files := map[string]string{
-		"gemini-session.json":         "a Gemini CLI session (a JSON document of several lines with members sessionId, projectHash, startTime, lastUpdated, messages)",
 		"chatgpt-conversations.json":  "a ChatGPT export (a JSON document of several lines, an array of conversations",
 		"sessions.json":               "a gateway session store (sessions.json)",
 		"sharegpt-trajectories.jsonl": "JSON lines whose first object has members conversations, source",
@@ -166,18 +165,30 @@ func TestPrettyPi(t *testing.T) {
 // TestShapeKinds: which objects are records of which format.
 func TestShapeKinds(t *testing.T) {
 	for raw, want := range map[string]inputKind{
-		`{"type":"session"}`:                               kindPi,
-		`{"type":"message","message":{}}`:                  kindPi,
-		`{"type":"message","role":"user","content":[]}`:    kindText, // an OpenAI item: not pi's
-		`{"type":"label","targetId":"a"}`:                  kindPi,
-		`{"type":"x","id":"a","parentId":null}`:            kindPi,
-		`{"type":"assistant","uuid":"u"}`:                  kindClaude,
-		`{"type":"custom-title","sessionId":"s"}`:          kindClaude,
-		`{"type":"custom-title"}`:                          kindText,
-		`{"type":"response_item","payload":{}}`:            kindCodex,
-		`{"type":"response_item","payload":"x"}`:           kindText,
-		`{"payload":{},"type":"turn_context"}`:             kindCodex,
-		`{"sessionId":"s","messages":[],"projectHash":""}`: kindText,
+		`{"type":"session"}`:                                                                   kindPi,
+		`{"type":"message","message":{}}`:                                                      kindPi,
+		`{"type":"message","role":"user","content":[]}`:                                        kindText, // an OpenAI item: not pi's
+		`{"type":"label","targetId":"a"}`:                                                      kindPi,
+		`{"type":"x","id":"a","parentId":null}`:                                                kindPi,
+		`{"type":"assistant","uuid":"u"}`:                                                      kindClaude,
+		`{"type":"custom-title","sessionId":"s"}`:                                              kindClaude,
+		`{"type":"custom-title"}`:                                                              kindText,
+		`{"type":"response_item","payload":{}}`:                                                kindCodex,
+		`{"type":"response_item","payload":"x"}`:                                               kindText,
+		`{"payload":{},"type":"turn_context"}`:                                                 kindCodex,
+		`{"sessionId":"s","messages":[],"projectHash":""}`:                                     kindGemini,
+		`{"sessionId":"s","projectHash":"h","startTime":""}`:                                   kindGemini,
+		`{"$rewindTo":"m"}`:                                                                    kindGemini,
+		`{"id":"m","type":"gemini","content":""}`:                                              kindGemini,
+		`{"id":"m","type":"user","content":""}`:                                                kindText,
+		`{"uuid":"u","parentUuid":null,"type":"user","message":{"role":"user","parts":[]}}`:    kindQwen,
+		`{"uuid":"u","parentUuid":null,"type":"user","message":{"role":"user","content":"x"}}`: kindClaude,
+		`{"uuid":"u","parentUuid":"p","type":"tool_result","message":{}}`:                      kindQwen,
+		`{"uuid":"u","parentUuid":"p","type":"system","subtype":"x","systemPayload":{}}`:       kindQwen,
+		`{"uuid":"u","parentUuid":"p","type":"system","subtype":"compact_boundary"}`:           kindClaude,
+		`{"type":"session.start","data":{},"id":"e","parentId":null}`:                          kindCopilot,
+		`{"type":"abort","data":{},"id":"e","parentId":"d"}`:                                   kindCopilot,
+		`{"type":"session.start","id":"e","parentId":null}`:                                    kindPi, // no data: a pi entry of a type we do not know
 	} {
 		sh := shapeOf([]byte(raw))
 		if got := sh.kind(); got != want {

@@ -25,6 +25,13 @@ func StateName(format string) string {
 	return "Extension state"
 }
 
+// Formats of the agents that write Gemini API shapes or event logs.
+const (
+	FormatGemini  = "gemini-cli"  // a Gemini CLI session (JSONL log, or the older .json document)
+	FormatQwen    = "qwen-code"   // a Qwen Code chat (JSONL)
+	FormatCopilot = "copilot-cli" // a GitHub Copilot CLI event log (JSONL)
+)
+
 // The formats of agents whose sessions are lists of messages, read as a
 // chain (agents_common.go).
 const (

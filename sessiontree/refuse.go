@@ -24,6 +24,10 @@ type shape struct {
 	// sessionFile, among the first few (a gateway's sessions.json; Hermes
 	// Agent's writes session_id).
 	storeEntries int
+	// messageParts: a "message" member that is an object with "parts"
+	// (a Gemini Content, as Qwen Code writes it; Claude Code's has
+	// "content").
+	messageParts bool
 }
 
 // Member names that tell formats apart.
@@ -42,6 +46,10 @@ const (
 	fMapping
 	fInstructions
 	fGit
+	fData         // Copilot CLI's event payload
+	fRewindTo     // Gemini CLI's $rewindTo
+	fSet          // Gemini CLI's $set
+	fQwenMetadata // Qwen Code's systemPayload, usageMetadata, toolCallResult
 )
 
 var shapeNames = map[string]uint32{
@@ -49,6 +57,8 @@ var shapeNames = map[string]uint32{
 	"leafUuid": fLeafUUID, "sessionId": fSessionID, "messageId": fMessageID,
 	"id": fID, "parentId": fParentID, "message": fMessage, "messages": fMessages,
 	"projectHash": fProjectHash, "mapping": fMapping, "instructions": fInstructions, "git": fGit,
+	"data": fData, "$rewindTo": fRewindTo, "$set": fSet,
+	"systemPayload": fQwenMetadata, "usageMetadata": fQwenMetadata, "toolCallResult": fQwenMetadata,
 }
 
 // maxShown is how many member names a refusal names.
@@ -71,6 +81,8 @@ func shapeOf(raw []byte) shape {
 			return err
 		case string(name) == "payload" && w.kind() == '{':
 			sh.payloadObject = true
+		case string(name) == "message" && w.kind() == '{':
+			return w.messageShape(&sh)
 		case sh.count <= 4 && w.kind() == '{':
 			return w.storeEntry(&sh)
 		}
@@ -88,6 +100,15 @@ func (w *walker) storeEntry(sh *shape) error {
 			sh.storeEntries++
 			counted = true
 		}
+		return w.skip()
+	})
+	return err
+}
+
+// messageShape reads a "message" object's member names, noting "parts".
+func (w *walker) messageShape(sh *shape) error {
+	_, err := w.object(func(name []byte) error {
+		sh.messageParts = sh.messageParts || string(name) == "parts"
 		return w.skip()
 	})
 	return err
@@ -121,6 +142,12 @@ func (sh *shape) kind() inputKind {
 		return kindCodex
 	case sh.typ == "" && sh.hasAny(fID) && sh.hasAny(fInstructions|fGit):
 		return kindCodex // the first line of a rollout of before September 2025
+	case sh.isGemini():
+		return kindGemini
+	case sh.isQwen():
+		return kindQwen
+	case sh.isCopilot():
+		return kindCopilot
 	case sh.hasAny(fParentUUID | fLogicalParentUUID | fLeafUUID),
 		sh.hasAny(fUUID) && (sh.hasAny(fSessionID) || claudeMessageTypes[sh.typ]):
 		// Every Claude Code line with a uuid has a parentUuid (null at a
@@ -219,8 +246,6 @@ func refuseObject(sh *shape, what string) error {
 			what: "a gateway session store (sessions.json), which lists sessions rather than holding one",
 			hint: "; to read the sessions it lists, archive the directory it is in: canopy archive DIR",
 		}
-	case sh.hasAny(fSessionID) && sh.hasAny(fMessages) && sh.hasAny(fProjectHash):
-		return notSession("a Gemini CLI session (" + what + " with members " + names(sh) + ")")
 	}
 	return notSession(what + " with top-level " + memberList(sh))
 }
