@@ -40,6 +40,15 @@ var IndexCSS string
 //go:embed index.js
 var IndexJS string
 
+// IndexSearchCSS and IndexSearchJS are the index page's full-text search
+// (package searchindex), added to IndexCSS and IndexJS.
+//
+//go:embed indexsearch.css
+var IndexSearchCSS string
+
+//go:embed indexsearch.js
+var IndexSearchJS string
+
 //go:embed page/*.js
 var pageFS embed.FS
 
@@ -66,6 +75,7 @@ var pageParts = []string{
 	"toolbar.js",       // the copy-link buttons, the toolbar, the theme
 	"download.js",      // the download button, pictures put back
 	"keys-indexing.js", // the page's keys; the search text made in the background
+	"hits.js",          // the archive search's words, highlighted in the entry it opened
 	"start.js",         // the deep link or the leaf, shown; the closure's end
 }
 
