@@ -213,8 +213,12 @@ func (r *runner) writeIndex(b *build) error {
 	if err := writeStaged(filepath.Join(r.stage, "index.html"), indexHTML); err != nil {
 		return err
 	}
+	search, err := r.writeSearch(b.rows, b.recs)
+	if err != nil {
+		return err
+	}
 	isum := sha256.Sum256(indexHTML)
-	pages := append(b.pages, PageRecord{Path: "index.html", SHA256: hex.EncodeToString(isum[:]), Canopy: o.Version, Flags: o.flags(),
+	pages := append(append(b.pages, search...), PageRecord{Path: "index.html", SHA256: hex.EncodeToString(isum[:]), Canopy: o.Version, Flags: o.flags(),
 		Key: hex.EncodeToString(isum[:])})
 	usageHTML, usageRec, err := usagePage(b.rows, b.sources, o.Version, o.flags())
 	if err != nil {
@@ -240,7 +244,7 @@ func (r *runner) writeIndex(b *build) error {
 			now[p.Path] = true
 		}
 		for _, p := range b.prev.Pages {
-			if !now[p.Path] {
+			if !now[p.Path] && !inSearch(p.Path) {
 				b.res.Removed++
 			}
 		}

@@ -373,16 +373,17 @@ func executeIndex(d *indexData) ([]byte, error) {
 	m := minify.New()
 	m.AddFunc("text/css", mincss.Minify)
 	m.AddFunc("application/javascript", minjs.Minify)
-	c, err := m.String("text/css", assets.IndexCSS)
+	c, err := m.String("text/css", assets.IndexCSS+assets.IndexSearchCSS)
 	if err != nil {
 		return nil, fmt.Errorf("minifying index.css: %w", err)
 	}
-	j, err := m.String("application/javascript", assets.IndexJS)
+	j, err := m.String("application/javascript", assets.IndexJS+"\n"+assets.IndexSearchJS)
 	if err != nil {
 		return nil, fmt.Errorf("minifying index.js: %w", err)
 	}
 	d.CSS, d.JS = template.CSS(c), template.JS(j)
-	d.CSP = "default-src 'none'; script-src '" + assets.CSPHash(j) + "'; style-src '" + assets.CSPHash(c) + "'; base-uri 'none'; form-action 'none'"
+	// 'self': the search index's scripts, in the archive's folder.
+	d.CSP = "default-src 'none'; script-src '" + assets.CSPHash(j) + "' 'self'; style-src '" + assets.CSPHash(c) + "'; base-uri 'none'; form-action 'none'"
 	t, err := templates.Parse(nil, "index.html")
 	if err != nil {
 		return nil, err

@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/go-json-experiment/json"
+
+	"canopy/searchindex"
 )
 
 // Merge builds the archive at out from the archives of the shards of one
@@ -85,8 +88,8 @@ func readShards(dirs []string, version string) ([]*Manifest, []string, error) {
 	return ms, ordered, nil
 }
 
-// withoutIndex drops a shard's own index (of its share) from its pages:
-// the merge makes the index of them all.
+// withoutIndex drops a shard's own index (of its share) and search index
+// from its pages: the merge makes those of them all.
 func withoutIndex(ps []PageRecord) []PageRecord {
 	out := ps[:0:0]
 	for _, p := range ps {
@@ -105,12 +108,15 @@ type merged struct {
 	from   map[string]string // page path -> the shard directory that has it
 	stale  []Stale
 	shards int
+	// The search index's files, and their records.
+	search     []searchindex.File
+	searchRecs []PageRecord
 }
 
 // combine adds the shards up as one run would have made them: the rows,
 // pages and sources of each (those every shard has, once), the files
 // skipped, and an index linking all the sessions.
-func combine(dirs []string, ms []*Manifest) (*merged, error) {
+func (r *runner) combine(dirs []string, ms []*Manifest) (*merged, error) {
 	out := &merged{from: map[string]string{}, shards: len(ms)}
 	var rows []Session
 	var pages []PageRecord
@@ -161,6 +167,12 @@ func combine(dirs []string, ms []*Manifest) (*merged, error) {
 	if err != nil {
 		return nil, err
 	}
+	_, searchRecs, searchFiles, err := r.buildSearch(rows, func(page string) string { return out.from[searchindex.TextPath(page)] })
+	if err != nil {
+		return nil, err
+	}
+	out.search, out.searchRecs = searchFiles, searchRecs
+	pages = append(pages, searchRecs...)
 	isum := sha256.Sum256(index)
 	sum := hex.EncodeToString(isum[:])
 	pages = append(pages, PageRecord{Path: "index.html", SHA256: sum, Canopy: first.Canopy, Flags: first.Flags, Key: sum})
@@ -180,7 +192,9 @@ func combine(dirs []string, ms []*Manifest) (*merged, error) {
 // are the same, else taken from their shard), the index and the
 // manifest, swapped in.
 func (r *runner) merge(dirs []string, ms []*Manifest) (*Result, error) {
-	mg, err := combine(dirs, ms)
+	// The search index's records carry the shards' flags, as a run's do.
+	r.o.Redact = slices.Contains(ms[0].Flags, "--redact")
+	mg, err := r.combine(dirs, ms)
 	if err != nil {
 		return nil, err
 	}
@@ -209,14 +223,20 @@ func (r *runner) merge(dirs []string, ms []*Manifest) (*Result, error) {
 			return nil, err
 		}
 		kept, err := r.placePage(p, recs.pages[p.Path], mg.from[p.Path])
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if kept {
+		case inSearch(p.Path):
+			// A session's text for the search index: placed with its
+			// page, not counted as one.
+		case kept:
 			res.Kept++
-		} else {
+		default:
 			res.Rendered++
 		}
+	}
+	if err := r.placeSearch(mg.search, mg.searchRecs, recs); err != nil {
+		return nil, err
 	}
 	if err := writeStaged(filepath.Join(r.stage, "index.html"), mg.index); err != nil {
 		return nil, err
@@ -229,7 +249,7 @@ func (r *runner) merge(dirs []string, ms []*Manifest) (*Result, error) {
 	}
 	if prev != nil {
 		for _, p := range prev.Pages {
-			if _, ok := mg.from[p.Path]; !ok && !ownPage(p.Path) {
+			if _, ok := mg.from[p.Path]; !ok && !ownPage(p.Path) && !inSearch(p.Path) {
 				res.Removed++
 			}
 		}

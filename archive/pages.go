@@ -61,7 +61,13 @@ func (r *runner) makePages(rr *htmlpage.Renderer, b *build, redactor *redact.Red
 			return
 		}
 		m.pages[i] = PageRecord{Path: s.Page, Source: s.Source, Canopy: o.Version, Flags: o.flags(), Key: b.keys[i]}
-		sum, err := r.keepPage(ctx, b.recs.pages[s.Page], b.keys[i], dest)
+		var sum string
+		var err error
+		if r.keepableText(b.recs, s.Page) { // else made again, with its text file
+			if sum, err = r.keepPage(ctx, b.recs.pages[s.Page], b.keys[i], dest); err == nil && sum != "" {
+				err = r.keepText(s.Page)
+			}
+		}
 		if err != nil {
 			abort(err)
 			return
@@ -73,7 +79,7 @@ func (r *runner) makePages(rr *htmlpage.Renderer, b *build, redactor *redact.Red
 			page := export.Options{Redactor: redactor, Archived: true, Subagents: true,
 				Page: htmlpage.Options{Version: o.Version, Nav: b.navs[i], Title: s.Title}}
 			var werr error
-			sum, m.perr[i], werr = renderPage(ctx, rr, b.srcs[i], page, dest)
+			sum, m.perr[i], werr = renderPage(ctx, rr, b.srcs[i], page, dest, r.stage, s.Page)
 			if werr != nil {
 				abort(werr)
 				return
@@ -143,12 +149,14 @@ func prepare(ctx context.Context, src Source, o export.Options) (*export.Prepare
 	return p, err
 }
 
-// renderPage writes one session's page to dest and returns its SHA-256.
+// renderPage writes one session's page to dest, and its text file for
+// the search index into stage (pagePath is the page's path in the
+// archive), and returns the page's SHA-256.
 // What goes wrong with the session (serr: its source unreadable, changed
 // while it was read again) is told apart from what goes wrong with the
 // archive (werr: a write failed, the run was interrupted): the first
 // skips one session, the second stops the run.
-func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.Options, dest string) (sum string, serr, werr error) {
+func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.Options, dest, stage, pagePath string) (sum string, serr, werr error) {
 	p, err := prepare(ctx, src, o)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -177,6 +185,10 @@ func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.
 		return "", rerr, nil
 	case cerr != nil:
 		return "", nil, fmt.Errorf("%w: %s: %w", errWrite, dest, cerr)
+	}
+	// Its text for the search index, from the session the page shows.
+	if err := writeSearchText(ctx, p, stage, pagePath); err != nil {
+		return "", nil, err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil, nil
 }

@@ -25,7 +25,7 @@ func shardRun(t *testing.T, srcs []string, out string, n int, order []int) [][]s
 		dirs[i] = fmt.Sprintf("%s-%d", out, i)
 		run(t, srcs, dirs[i], Options{Shard: i, Shards: n})
 		for _, p := range manifest(t, dirs[i]).Pages {
-			if !ownPage(p.Path) {
+			if !ownPage(p.Path) && !inSearch(p.Path) {
 				rendered[i] = append(rendered[i], p.Path)
 			}
 		}

@@ -102,7 +102,10 @@ func (r *runner) keepStalePage(page string) error {
 	if err := mkdirStaged(filepath.Dir(dest)); err != nil {
 		return err
 	}
-	return linkOrCopy(old, dest)
+	if err := linkOrCopy(old, dest); err != nil {
+		return err
+	}
+	return r.keepText(page)
 }
 
 // linkOrCopy puts a kept page in the staging directory: a hard link where

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bytes"
+	"canopy/searchindex"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -25,9 +26,12 @@ import (
 const UsageName = "usage.html"
 
 // ownPage reports whether a page of the archive is one the archive makes
-// of all its sessions (the index, the usage page), not a session's: a
-// merge makes them again from every shard's sessions.
-func ownPage(p string) bool { return p == "index.html" || p == UsageName }
+// of all its sessions (the index, the usage page, the search index's
+// files), not a session's: a merge makes them again from every shard's
+// sessions.
+func ownPage(p string) bool {
+	return p == "index.html" || p == UsageName || searchindex.IsIndexFile(p)
+}
 
 // CountsUsage reports whether a source's spend is counted in usage (the
 // archive's usage page, canopy usage): not a backup, a copy a gateway

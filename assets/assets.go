@@ -45,6 +45,15 @@ var IndexJS string
 //go:embed usage.css
 var UsageCSS string
 
+// IndexSearchCSS and IndexSearchJS are the index page's full-text search
+// (package searchindex), added to IndexCSS and IndexJS.
+//
+//go:embed indexsearch.css
+var IndexSearchCSS string
+
+//go:embed indexsearch.js
+var IndexSearchJS string
+
 //go:embed page/*.js
 var pageFS embed.FS
 
@@ -72,6 +81,7 @@ var pageParts = []string{
 	"download.js",      // the download button, pictures put back
 	"keys-indexing.js", // the page's keys; the search text made in the background
 	"compare.js",       // the compare view: two branches side by side from their fork
+	"hits.js",          // the archive search's words, highlighted in the entry it opened
 	"start.js",         // the deep link or the leaf, shown; the closure's end
 }
 

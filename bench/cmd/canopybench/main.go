@@ -113,6 +113,10 @@ type options struct {
 	archive         bool
 	archiveSessions int
 	archiveBytes    int64
+
+	search         bool
+	searchSessions int
+	searchBaseline string
 }
 
 func main() {
@@ -140,6 +144,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.archive {
 		return archiveBench(o, stdout, logf)
+	}
+	if o.search {
+		return searchBench(o, stdout, logf)
 	}
 
 	// 2. Inputs.
@@ -220,6 +227,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.archive, "archive", false, "benchmark canopy archive instead: a first run, a no-change re-run and a one-change re-run over generated sessions")
 	fs.IntVar(&o.archiveSessions, "archive-sessions", 1000, "with --archive: how many sessions")
 	fs.Int64Var(&o.archiveBytes, "archive-bytes", 2e9, "with --archive: their total size in bytes (mixed sizes)")
+	fs.BoolVar(&o.search, "search", false, "benchmark an archive's search index instead: its build time, size, and queries in Chromium on file://")
+	fs.IntVar(&o.searchSessions, "search-sessions", 10000, "with --search: how many generated sessions")
+	fs.StringVar(&o.searchBaseline, "search-baseline", "", "with --search: a canopy `binary` that makes archives without the index, to compare build times")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: cd bench && go run ./cmd/canopybench [flags]\n\nBenchmarks canopy export against the reference exporter.\n\n%s", fs.FlagUsages())
 	}

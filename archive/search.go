@@ -1,0 +1,185 @@
+package archive
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"canopy/export"
+	"canopy/internal/outpath"
+	"canopy/searchindex"
+)
+
+// The archive's search index (package searchindex): each session's text
+// file is made with its page and kept with it; the rest of the index is
+// made from the text files after the pages, by Run and by Merge alike.
+
+// writeSearchText writes the text file of p's session, whose page is
+// page, into the staging directory stage.
+func writeSearchText(ctx context.Context, p *export.Prepared, stage, page string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := searchindex.EncodeText(page, searchindex.Extract(p.Session, p.Leaf))
+	if err != nil {
+		return err
+	}
+	dest := filepath.Join(stage, filepath.FromSlash(searchindex.TextPath(page)))
+	if err := mkdirStaged(filepath.Dir(dest)); err != nil {
+		return err
+	}
+	return writeStaged(dest, data)
+}
+
+// keepableText reports whether the previous archive's text file of page
+// can be kept: listed in its manifest, there, a regular file with the
+// hash listed. A page whose text file cannot be kept is made again.
+func (r *runner) keepableText(recs records, page string) bool {
+	p, ok := recs.pages[searchindex.TextPath(page)]
+	if !ok {
+		return false
+	}
+	old := filepath.Join(r.out, filepath.FromSlash(p.Path))
+	if fi, err := os.Lstat(old); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	_, sum, err := hashFile(r.ctx, old)
+	return err == nil && sum == p.SHA256
+}
+
+// keepText links the previous archive's text file of page into the
+// staging directory (after keepableText said it can be). A text file
+// that is not there (a stale page's, from before search) is no error:
+// that session is found by its title only.
+func (r *runner) keepText(page string) error {
+	rel := filepath.FromSlash(searchindex.TextPath(page))
+	old := filepath.Join(r.out, rel)
+	if fi, err := os.Lstat(old); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	dest := filepath.Join(r.stage, rel)
+	if err := mkdirStaged(filepath.Dir(dest)); err != nil {
+		return err
+	}
+	return linkOrCopy(old, dest)
+}
+
+// searchRow is what the index shows of a session and filters it by.
+func searchRow(s *Session) searchindex.Session {
+	agent := s.Format
+	if s.Agent != nil {
+		agent += " subagent"
+	}
+	return searchindex.Session{Page: s.Page, Title: s.Title, Agent: agent, Project: s.Project,
+		Date: s.LastActivity, Models: s.Models}
+}
+
+// buildSearch makes the search index of the rows from their text files
+// in the staging directory (or, when dirOf gives one, in each session's
+// dir: a merge's shards). It returns the manifest's records of the text
+// files and of the index's files, and the index's files.
+func (r *runner) buildSearch(rows []Session, dirOf func(page string) string) (texts, index []PageRecord, files []searchindex.File, err error) {
+	ss := make([]searchindex.Session, len(rows))
+	for i := range rows {
+		ss[i] = searchRow(&rows[i])
+		dir := r.stage
+		if dirOf != nil {
+			dir = dirOf(rows[i].Page)
+		}
+		rel := searchindex.TextPath(rows[i].Page)
+		data, err := readText(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if data != nil {
+			ss[i].Text = data
+			texts = append(texts, r.searchRecord(rel, data))
+		}
+	}
+	files, err = searchindex.Build(r.ctx, ss, r.o.Jobs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, f := range files {
+		index = append(index, r.searchRecord(f.Path, f.Data))
+	}
+	return texts, index, files, nil
+}
+
+// searchRecord is the manifest's record of a file of the search index.
+func (r *runner) searchRecord(path string, data []byte) PageRecord {
+	sum := sha256.Sum256(data)
+	hexSum := hex.EncodeToString(sum[:])
+	return PageRecord{Path: path, SHA256: hexSum, Canopy: r.o.Version, Flags: r.o.flags(), Key: hexSum}
+}
+
+// placeSearch puts the index's files in the staging directory: one the
+// previous archive has with the same bytes is linked from it, not
+// written again (a re-run rewrites only the shards whose postings
+// changed).
+func (r *runner) placeSearch(files []searchindex.File, recs []PageRecord, prev records) error {
+	for i, f := range files {
+		dest := filepath.Join(r.stage, filepath.FromSlash(f.Path))
+		if err := mkdirStaged(filepath.Dir(dest)); err != nil {
+			return err
+		}
+		kept, err := r.keepPage(r.ctx, prev.pages[f.Path], recs[i].Key, dest)
+		if err != nil {
+			return err
+		}
+		if kept == "" {
+			if err := writeStaged(dest, f.Data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeSearch makes the search index of a run's rows and puts it in the
+// staging directory; it returns the records of its files and the text
+// files.
+func (r *runner) writeSearch(rows []Session, prev records) ([]PageRecord, error) {
+	texts, index, files, err := r.buildSearch(rows, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.placeSearch(files, index, prev); err != nil {
+		return nil, err
+	}
+	return append(texts, index...), nil
+}
+
+// readText reads a text file (nil, nil when there is none: a session
+// kept stale from an archive made before search). It must be a regular
+// file, opened without blocking.
+func readText(p string) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil
+	}
+	f, err := outpath.OpenRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// inSearch reports whether an archive's path is one of the search
+// index's files (text files included).
+func inSearch(path string) bool {
+	return strings.HasPrefix(path, searchindex.Dir+"/")
+}
