@@ -190,7 +190,9 @@ var searchQueries = []string{"error", "backfill", "conf*", `"unique constraint"`
 
 // queryJS types a query and resolves, once its results are complete (the
 // status no longer ends in "…"), to the milliseconds to the first result
-// shown and to the full list, and what the status says.
+// shown and to the full list, and what the status says. The empty query
+// (clearing the box between a cold and a warm run) resolves at once: it
+// has no results, and its status stays empty.
 const queryJS = `(q) => new Promise((resolve) => {
   const box = document.getElementById("ft-q"), list = document.getElementById("ft-results"), st = document.getElementById("ft-status");
   const t0 = performance.now(); let first = -1;
@@ -199,7 +201,7 @@ const queryJS = `(q) => new Promise((resolve) => {
   box.value = q; box.dispatchEvent(new Event("input"));
   const poll = () => {
     const s = st.textContent;
-    if (s && !s.endsWith("…")) { obs.disconnect(); const full = performance.now() - t0; resolve({ first: first < 0 ? full : first, full: full, status: s }); }
+    if (q === "" || (s && !s.endsWith("…"))) { obs.disconnect(); const full = performance.now() - t0; resolve({ first: first < 0 ? full : first, full: full, status: s }); }
     else setTimeout(poll, 1);
   };
   poll();
