@@ -210,7 +210,7 @@ func describe(pk *sessiontree.Peeker, f file) (Session, error) {
 		Agent: p.Format, FormatVersion: p.FormatVersion, Project: p.Cwd,
 		Size: fi.Size(), Path: f.path, fileID: fileID(f.path),
 	}
-	s.ID = cmp.Or(p.ID, s.fileID)
+	s.ID = cmp.Or(p.ID, sessiontree.SessionID(p.Format, f.path), s.fileID)
 	if f.gateway && (p.Format == sessiontree.FormatPi || p.Format == sessiontree.FormatOhMyPi) {
 		s.Agent = "gateway"
 	}

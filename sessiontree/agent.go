@@ -40,6 +40,10 @@ type Agent struct {
 	// names, beyond pi's write and edit (which readers decode the
 	// agent's own writes and edits as, where they can): Session.Touched.
 	FileTools []string
+	// DirNamed: a session is a file of this name, and its id is the name
+	// of the directory it is in (Kimi CLI's <session id>/wire.jsonl,
+	// Cline's tasks/<id>/api_conversation_history.json): SessionID.
+	DirNamed string
 	// Document: its sessions are whole JSON documents (*.json), not
 	// JSONL: a .json file met in a store is a session of it only when
 	// one of these reads it.
@@ -99,4 +103,19 @@ func ProjectDir(path string) string {
 		}
 		d = up
 	}
+}
+
+// SessionID is the id of the session in the file at path, of the format,
+// when its agent names sessions by their directory (Agent.DirNamed) and
+// the file has the name the agent gives it; "" otherwise: the id is then
+// what the session says, or its file's name.
+func SessionID(format, path string) string {
+	name := AgentOf(format).DirNamed
+	if name == "" || filepath.Base(path) != name {
+		return ""
+	}
+	if d := filepath.Base(filepath.Dir(path)); d != "." && d != string(filepath.Separator) {
+		return d
+	}
+	return ""
 }

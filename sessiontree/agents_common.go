@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -327,20 +326,6 @@ func stripTag(s, tag string) string {
 		in = in[:j]
 	}
 	return strings.TrimSpace(in)
-}
-
-// dirID is the session's id for an agent that names a session by the
-// directory its file is in (Kimi CLI's <session id>/wire.jsonl, Cline's
-// tasks/<id>/api_conversation_history.json): that directory's name, when
-// the file has the name the agent gives it; "" otherwise.
-func dirID(s *Session, name string) string {
-	if filepath.Base(s.File) != name {
-		return ""
-	}
-	if d := filepath.Base(filepath.Dir(s.File)); d != "." && d != string(filepath.Separator) {
-		return d
-	}
-	return ""
 }
 
 // splitModel is a model as an agent names it, as a provider and a model:

@@ -434,3 +434,21 @@ func TestAgentPeeks(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionID: an agent that names a session by its directory (Kimi's
+// <id>/wire.jsonl, Cline's tasks/<id>/api_conversation_history.json)
+// gives that name as the id, to canopy list as to a load; a file of
+// another name, or of another agent, has no such id.
+func TestSessionID(t *testing.T) {
+	for _, c := range []struct{ format, path, want string }{
+		{FormatKimi, "/h/.kimi/sessions/4f2a/0be84c98/wire.jsonl", "0be84c98"},
+		{FormatCline, "/h/tasks/1730000000000/api_conversation_history.json", "1730000000000"},
+		{FormatKimi, "/h/copy-of-wire.jsonl", ""},
+		{FormatClaude, "/h/p/wire.jsonl", ""},
+		{FormatKimi, "wire.jsonl", ""},
+	} {
+		if got := SessionID(c.format, c.path); got != c.want {
+			t.Errorf("SessionID(%s, %s) = %q, want %q", c.format, c.path, got, c.want)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func (clineReader) agent() Agent {
 			".cline/data/tasks",
 			".cline/data/sessions",
 		},
-		EstimateCost: true, Document: true,
+		EstimateCost: true, Document: true, DirNamed: "api_conversation_history.json",
 	}
 }
 
@@ -176,7 +176,7 @@ func (clineReader) read(s *Session, in *input, p *probe) error {
 	}
 	replies := st.replies
 	if s.Header.ID == "" {
-		s.Header.ID = dirID(s, "api_conversation_history.json")
+		s.Header.ID = SessionID(s.Format, s.File)
 	}
 	if s.File != "" && s.File != "-" {
 		// Beside the file the session is named by, whether it was loaded

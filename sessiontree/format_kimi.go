@@ -44,7 +44,8 @@ import (
 type kimiReader struct{}
 
 func (kimiReader) agent() Agent {
-	return Agent{Formats: []string{FormatKimi}, StateName: "Kimi record", Dirs: []string{".kimi/sessions", ".kimi-code/sessions"}, EstimateCost: true}
+	return Agent{Formats: []string{FormatKimi}, StateName: "Kimi record", Dirs: []string{".kimi/sessions", ".kimi-code/sessions"}, EstimateCost: true,
+		DirNamed: "wire.jsonl"}
 }
 
 // kimiNoSummary is a compaction's summary: the wire does not record it.
@@ -181,7 +182,7 @@ func (kimiReader) read(s *Session, in *input, p *probe) error {
 	if len(s.Entries) == 0 && s.Header.Line == 0 {
 		return notSession("a Kimi CLI wire log with no record that could be read")
 	}
-	s.Header.ID = dirID(s, "wire.jsonl")
+	s.Header.ID = SessionID(s.Format, s.File)
 	if d := filepath.Dir(filepath.Dir(s.File)); s.Header.ID != "" && filepath.Base(d) == "agents" {
 		// Kimi Code's <session>/agents/<agent>/wire.jsonl: the session's.
 		s.Header.ID = filepath.Base(filepath.Dir(d))
