@@ -17,9 +17,11 @@ import (
 // together). It is written only for a session with two leaves or more:
 // a single path has nothing to compare.
 type compareData struct {
-	// Figures: by position, the entries that count in Stats (messages,
-	// compactions; a model change counts nothing): see figureTokens.
-	Figures map[int]entryFigures `json:"u"`
+	// Figures: by position, the figures of the entries that count in
+	// Stats (messages, compactions; a model change counts nothing), null
+	// for the others: an array, not an object keyed by position, which
+	// cost a sort of 100,000 keys written out (figuresColumn).
+	Figures figuresColumn `json:"u"`
 	// Roles are the roles Figures count under, each written once: a
 	// figure's role is its index here.
 	Roles []string `json:"roles"`
@@ -67,6 +69,27 @@ func (f fileChange) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return nil
 }
 
+// figuresColumn is Figures: each position's entryFigures, nil for none.
+type figuresColumn []entryFigures
+
+func (c figuresColumn) MarshalJSONTo(enc *jsontext.Encoder) error {
+	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
+		return err
+	}
+	for _, f := range c {
+		if f == nil {
+			if err := enc.WriteToken(jsontext.Null); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := f.MarshalJSONTo(enc); err != nil {
+			return err
+		}
+	}
+	return enc.WriteToken(jsontext.EndArray)
+}
+
 func (f entryFigures) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
 		return err
@@ -80,13 +103,13 @@ func (f entryFigures) MarshalJSONTo(enc *jsontext.Encoder) error {
 }
 
 // figuresOf is e's share of a branch's figures, nil when it has none.
-func (d *compareData) figuresOf(s *sessiontree.Session, e *sessiontree.Entry, roles map[string]int) entryFigures {
+func (d *compareData) figuresOf(stats *sessiontree.Statter, e *sessiontree.Entry, roles map[string]int) entryFigures {
 	switch e.Type {
 	case sessiontree.TypeMessage, sessiontree.TypeCustomMessage, sessiontree.TypeCompaction:
 	default:
 		return nil
 	}
-	st := s.Stats([]*sessiontree.Entry{e})
+	st := stats.Stats([]*sessiontree.Entry{e})
 	role := ""
 	for r := range st.Messages { // one at most: one entry
 		role = r
@@ -134,11 +157,12 @@ func newCompareData(s *sessiontree.Session, order, pos []int, rows []rowInfo) *c
 	if leaves, _ := s.Shape(); leaves < 2 {
 		return nil
 	}
-	d := &compareData{Figures: map[int]entryFigures{}, Roles: []string{}, Files: map[int][]fileChange{}}
+	d := &compareData{Figures: make(figuresColumn, len(order)), Roles: []string{}, Files: map[int][]fileChange{}}
 	roles := map[string]int{}
+	stats := s.Statter()
 	first := true
 	for _, e := range s.Entries {
-		if f := d.figuresOf(s, e, roles); f != nil {
+		if f := d.figuresOf(stats, e, roles); f != nil {
 			d.Figures[pos[e.Index]] = f
 		}
 		if r := &rows[e.Index]; len(r.files) > 0 && len(r.fileCards) == len(r.files) {

@@ -23,12 +23,12 @@ type sideSums struct {
 	estimated, unpriced, noToks bool
 }
 
-func sumPage(t *testing.T, u map[string][]any, roles []string, pos []int, side []*sessiontree.Entry) sideSums {
+func sumPage(t *testing.T, u [][]any, roles []string, pos []int, side []*sessiontree.Entry) sideSums {
 	t.Helper()
 	f := sideSums{roles: map[string]int{}}
 	for _, e := range side {
-		a, ok := u[itoa(pos[e.Index])]
-		if !ok {
+		a := u[pos[e.Index]]
+		if a == nil {
 			continue
 		}
 		num := func(i int) float64 {
@@ -51,7 +51,6 @@ func sumPage(t *testing.T, u map[string][]any, roles []string, pos []int, side [
 	return f
 }
 
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 // TestCompareFiguresSum: the compare data's figures, summed over the
 // entries of each side of every pair of leaves as the page sums them,
@@ -91,8 +90,8 @@ func TestCompareFiguresSum(t *testing.T) {
 			t.Fatal(err)
 		}
 		var back struct {
-			U     map[string][]any `json:"u"`
-			Roles []string         `json:"roles"`
+			U     [][]any  `json:"u"`
+			Roles []string `json:"roles"`
 		}
 		if err := json.Unmarshal(raw, &back); err != nil {
 			t.Fatal(err)

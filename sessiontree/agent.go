@@ -3,6 +3,7 @@ package sessiontree
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Agent is what a reader declares of the agent whose sessions it reads,
@@ -53,16 +54,24 @@ type Agent struct {
 // AgentOf is what the reader of sessions of the format declares; the
 // zero Agent for a format no reader reads.
 func AgentOf(format string) Agent {
+	return agentsByFormat()[format]
+}
+
+// agentsByFormat is what AgentOf answers, made once: it is asked for
+// every entry a page sums on its own, and the readers' declarations do
+// not change. The first reader of a format declares its agent.
+var agentsByFormat = sync.OnceValue(func() map[string]Agent {
+	m := map[string]Agent{}
 	for _, r := range readers() {
 		a := r.agent()
 		for _, f := range a.Formats {
-			if f == format {
-				return a
+			if _, ok := m[f]; !ok {
+				m[f] = a
 			}
 		}
 	}
-	return Agent{}
-}
+	return m
+})
 
 // StoreDirs are the agents' session stores below a home directory
 // (Agent.Dirs), slash-separated, in the order of the readers.

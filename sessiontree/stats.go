@@ -38,10 +38,29 @@ type Stats struct {
 
 // Stats sums the given entries (for example s.Entries, or a path).
 func (s *Session) Stats(entries []*Entry) Stats {
+	return s.Statter().Stats(entries)
+}
+
+// A Statter sums entries of one session as Session.Stats does, looking
+// each model's price up once for all its calls: for a caller that sums
+// many small sets (the compare view sums every entry on its own).
+type Statter struct {
+	s   *Session
+	est estimator
+}
+
+// Statter is a Statter of s.
+func (s *Session) Statter() *Statter {
+	a := AgentOf(s.Format)
+	return &Statter{s: s, est: estimator{on: a.EstimateCost, noModelFree: a.NoModelUnbilled}}
+}
+
+// Stats is Session.Stats of entries.
+func (c *Statter) Stats(entries []*Entry) Stats {
 	st := Stats{Entries: len(entries), Messages: map[string]int{}, Models: []Model{}, UnpricedModels: []Model{}}
 	unrecorded := 0 // replies that record no usage, of a format whose cost is estimated from tokens
-	a := AgentOf(s.Format)
-	est := estimator{on: a.EstimateCost, noModelFree: a.NoModelUnbilled}
+	est := &c.est
+	est.named = nil // each sum names its unpriced models
 	seen := map[Model]bool{}
 	addModel := func(m Model) {
 		if (m.Provider != "" || m.ModelID != "") && !seen[m] {
