@@ -51,7 +51,6 @@ func sumPage(t *testing.T, u [][]any, roles []string, pos []int, side []*session
 	return f
 }
 
-
 // TestCompareFiguresSum: the compare data's figures, summed over the
 // entries of each side of every pair of leaves as the page sums them,
 // are Session.Stats of that side: entries' roles, tool calls, tokens,
