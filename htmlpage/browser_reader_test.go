@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -56,6 +57,20 @@ func (tb *tab) drawer() drawerState {
 })()`)
 }
 
+// drawerUntil is the drawer's state once ok says yes of it, or after two
+// seconds: a drawer that was just closed may not have begun its slide
+// when its animations are first asked for (the style not yet computed),
+// which on a loaded machine left the button under the closing drawer.
+func (tb *tab) drawerUntil(ok func(drawerState) bool) drawerState {
+	tb.t.Helper()
+	st := tb.drawer()
+	for i := 0; i < 20 && !ok(st); i++ {
+		time.Sleep(100 * time.Millisecond)
+		st = tb.drawer()
+	}
+	return st
+}
+
 func TestBrowserPhoneDrawer(t *testing.T) {
 	t.Parallel()
 	tb := newTab(t)
@@ -84,9 +99,12 @@ func TestBrowserPhoneDrawer(t *testing.T) {
 			t.Fatalf("Tab %d in the open drawer went to %q, behind the drawer", i+1, tb.active())
 		}
 	}
+	// The Tabs scroll the drawer's tree smoothly: the Close button is
+	// clicked where it stands once that is over, not where it was.
+	tb.drawerUntil(func(st drawerState) bool { return st.Open })
 	tb.Click("closing the drawer", `document.getElementById("drawer-close")`)
 	for _, c := range closes {
-		if st := tb.drawer(); !st.ButtonReachable {
+		if st := tb.drawerUntil(func(st drawerState) bool { return st.ButtonReachable }); !st.ButtonReachable {
 			t.Fatalf("before opening the drawer for %s: the Tree button is out of view or covered (%s)", c.name, st.Where)
 		}
 		if st := tb.drawer(); st.Inert {
