@@ -172,7 +172,7 @@ func Run(ctx context.Context, srcs []string, out string, o Options) (*Result, er
 	if err := ctx.Err(); err != nil {
 		return nil, &interruptError{out, err}
 	}
-	r := &runner{ctx: ctx, o: &o, name: out, out: abs, stage: siblingPath(abs, "staging")}
+	r := &runner{ctx: ctx, o: &o, name: out, out: abs, stage: siblingPath(abs, "staging"), counted: newCountedText()}
 	res, err := r.run(srcs)
 	return r.finish(res, err)
 }
@@ -221,6 +221,10 @@ type runner struct {
 	unlock    func()
 	stageMade bool
 	swapped   bool
+
+	// counted: the search terms of the pages this run makes, counted as
+	// their text files are written (nil in a merge, which reads them).
+	counted *countedText
 }
 
 // cleanup undoes what a run made and does not leave: the staging

@@ -17,6 +17,7 @@ import (
 	"canopy/export"
 	"canopy/htmlpage"
 	"canopy/redact"
+	"canopy/searchindex"
 	"canopy/sessiontree"
 )
 
@@ -79,7 +80,7 @@ func (r *runner) makePages(rr *htmlpage.Renderer, b *build, redactor *redact.Red
 			page := export.Options{Redactor: redactor, Archived: true, Subagents: true,
 				Page: htmlpage.Options{Version: o.Version, Nav: b.navs[i], Title: s.Title}}
 			var werr error
-			sum, m.perr[i], werr = renderPage(ctx, rr, b.srcs[i], page, dest, r.stage, s.Page)
+			sum, m.perr[i], werr = renderPage(ctx, rr, b.srcs[i], page, dest, r.stage, s.Page, r.counted)
 			if werr != nil {
 				abort(werr)
 				return
@@ -156,7 +157,7 @@ func prepare(ctx context.Context, src Source, o export.Options) (*export.Prepare
 // while it was read again) is told apart from what goes wrong with the
 // archive (werr: a write failed, the run was interrupted): the first
 // skips one session, the second stops the run.
-func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.Options, dest, stage, pagePath string) (sum string, serr, werr error) {
+func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.Options, dest, stage, pagePath string, counted *countedText) (sum string, serr, werr error) {
 	p, err := prepare(ctx, src, o)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -165,6 +166,9 @@ func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.
 		return "", err, nil
 	}
 	defer p.Session.Close()
+	// The search text is gathered as the page decodes the entries.
+	g := searchindex.NewGatherer(p.Session)
+	p.Page.Decoded = g.Add
 	if testHooks.afterLoad != nil {
 		testHooks.afterLoad(src.Path)
 	}
@@ -187,7 +191,7 @@ func renderPage(ctx context.Context, r *htmlpage.Renderer, src Source, o export.
 		return "", nil, fmt.Errorf("%w: %s: %w", errWrite, dest, cerr)
 	}
 	// Its text for the search index, from the session the page shows.
-	if err := writeSearchText(ctx, p, stage, pagePath); err != nil {
+	if err := writeSearchText(ctx, p, g, stage, pagePath, counted); err != nil {
 		return "", nil, err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil, nil

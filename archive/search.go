@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"canopy/export"
 	"canopy/internal/outpath"
@@ -21,12 +22,15 @@ import (
 // made from the text files after the pages, by Run and by Merge alike.
 
 // writeSearchText writes the text file of p's session, whose page is
-// page, into the staging directory stage.
-func writeSearchText(ctx context.Context, p *export.Prepared, stage, page string) error {
+// page, into the staging directory stage (the text of the entries g
+// gathered as the page was drawn taken from it), and counts its terms into
+// counted (when not nil).
+func writeSearchText(ctx context.Context, p *export.Prepared, g *searchindex.Gatherer, stage, page string, counted *countedText) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	data, err := searchindex.EncodeText(page, searchindex.Extract(p.Session, p.Leaf))
+	entries := searchindex.Extract(p.Session, p.Leaf, g)
+	data, err := searchindex.EncodeText(page, entries)
 	if err != nil {
 		return err
 	}
@@ -34,7 +38,52 @@ func writeSearchText(ctx context.Context, p *export.Prepared, stage, page string
 	if err := mkdirStaged(filepath.Dir(dest)); err != nil {
 		return err
 	}
-	return writeStaged(dest, data)
+	if err := writeStaged(dest, data); err != nil {
+		return err
+	}
+	if counted != nil {
+		counted.add(page, data, counted.dict.Count(entries))
+	}
+	return nil
+}
+
+// countedText is the terms of the text files a run writes, by page,
+// counted as they are written: the index is built from them without
+// reading the files back. The pages kept from the previous archive are
+// not here: their text files are read.
+type countedText struct {
+	dict *searchindex.Dict
+	mu   sync.Mutex
+	text map[string]counted
+}
+
+// counted is one text file's hash and terms.
+type counted struct {
+	sum   string
+	terms *searchindex.Terms
+}
+
+func newCountedText() *countedText {
+	return &countedText{dict: searchindex.NewDict(), text: map[string]counted{}}
+}
+
+func (c *countedText) add(page string, data []byte, t *searchindex.Terms) {
+	sum := sha256.Sum256(data)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.text[page] = counted{hex.EncodeToString(sum[:]), t}
+}
+
+// get is what was counted of page's text file (ok false: it was not
+// written this run).
+func (c *countedText) get(page string) (counted, bool) {
+	if c == nil {
+		return counted{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.text[page]
+	return t, ok
 }
 
 // keepableText reports whether the previous archive's text file of page
@@ -93,6 +142,11 @@ func (r *runner) buildSearch(rows []Session, dirOf func(page string) string) (te
 			dir = dirOf(rows[i].Page)
 		}
 		rel := searchindex.TextPath(rows[i].Page)
+		if c, ok := r.counted.get(rows[i].Page); ok {
+			ss[i].Terms = c.terms
+			texts = append(texts, r.searchRecordSum(rel, c.sum))
+			continue
+		}
 		data, err := readText(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
 			return nil, nil, nil, err
@@ -102,7 +156,11 @@ func (r *runner) buildSearch(rows []Session, dirOf func(page string) string) (te
 			texts = append(texts, r.searchRecord(rel, data))
 		}
 	}
-	files, err = searchindex.Build(r.ctx, ss, r.o.Jobs)
+	var dict *searchindex.Dict
+	if r.counted != nil {
+		dict = r.counted.dict
+	}
+	files, err = searchindex.Build(r.ctx, ss, r.o.Jobs, dict)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -115,8 +173,12 @@ func (r *runner) buildSearch(rows []Session, dirOf func(page string) string) (te
 // searchRecord is the manifest's record of a file of the search index.
 func (r *runner) searchRecord(path string, data []byte) PageRecord {
 	sum := sha256.Sum256(data)
-	hexSum := hex.EncodeToString(sum[:])
-	return PageRecord{Path: path, SHA256: hexSum, Canopy: r.o.Version, Flags: r.o.flags(), Key: hexSum}
+	return r.searchRecordSum(path, hex.EncodeToString(sum[:]))
+}
+
+// searchRecordSum is searchRecord of a file whose hash is known.
+func (r *runner) searchRecordSum(path, sum string) PageRecord {
+	return PageRecord{Path: path, SHA256: sum, Canopy: r.o.Version, Flags: r.o.flags(), Key: sum}
 }
 
 // placeSearch puts the index's files in the staging directory: one the

@@ -21,7 +21,15 @@ type entryContext struct {
 	// records holds, by the index of the entry whose card folds them,
 	// the bookkeeping entries drawn there (markRecords).
 	records map[int][]int
-	host    []*sessiontree.Entry // by index: the card a folded record is drawn in
+	host    []*sessiontree.Entry                        // by index: the card a folded record is drawn in
+	decoded func(*sessiontree.Entry, *sessiontree.Body) // Options.Decoded
+}
+
+// gotBody hands an entry of the session and its body to Options.Decoded.
+func (ec *entryContext) gotBody(e *sessiontree.Entry, b *sessiontree.Body) {
+	if ec.decoded != nil && b != nil {
+		ec.decoded(e, b)
+	}
 }
 
 // newEntryContext is the first of the two passes over a session, and it

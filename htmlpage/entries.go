@@ -316,7 +316,9 @@ func (r *Renderer) callView(ec *entryContext, v *entryView, pc cv.Piece) *toolVi
 	resultID := ""
 	a := decodeArgs(blk.Arguments)
 	if re := pc.Result; re != nil {
-		if rb, err := re.Decode(); err == nil && rb.Message != nil {
+		rb, err := re.Decode()
+		ec.gotBody(re, rb)
+		if err == nil && rb.Message != nil {
 			// A Claude Code line may answer several calls: each
 			// card shows its own part.
 			res, resultID = rb.Message.ResultFor(blk.ID), re.ID
@@ -359,7 +361,9 @@ func (r *Renderer) orphanResults(ec *entryContext, v *entryView, e *sessiontree.
 		}
 		name := text.Or(re.ToolName, "tool")
 		ec.rows[re.Index].text = "[" + name + "]"
-		if rb, err := re.Decode(); err == nil && rb.Message != nil {
+		rb, err := re.Decode()
+		ec.gotBody(re, rb)
+		if err == nil && rb.Message != nil {
 			v.Parts = append(v.Parts, part{Tool: r.toolView(re.ToolName, nil, rb.Message, re.ID)})
 		} else {
 			v.Parts = r.appendJSON(v.Parts, rawJSON(re), "result "+name, false)

@@ -22,6 +22,7 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 	defer src.close()
 	order := treeOrder(s)
 	ec := newEntryContext(s, order)
+	ec.decoded = opts.Decoded
 	path := s.Path(leaf)
 	d := r.header(s, path, opts)
 	body, err := r.renderBody(ec, order, path, src.shown)

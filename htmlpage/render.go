@@ -51,6 +51,13 @@ type Options struct {
 	// Nav places the page among others (an archive's): breadcrumbs and
 	// links to related sessions. nil for a page on its own.
 	Nav *Nav
+
+	// Decoded, when set, is called with each entry of the session as the
+	// page decodes it, from the goroutines that draw the entries, so that
+	// a caller that needs the bodies too (an archive's search text) does
+	// not decode them again. A result drawn in several cards comes more
+	// than once.
+	Decoded func(*sessiontree.Entry, *sessiontree.Body)
 }
 
 // Nav is a page's place in an archive. Hrefs are relative to the page, so

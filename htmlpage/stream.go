@@ -317,6 +317,7 @@ func (r *Renderer) renderEntry(buf *bytes.Buffer, ec *entryContext, i int) {
 	}
 	e := ec.s.Entries[i]
 	b, err := e.Decode() // nil when err is not
+	ec.gotBody(e, b)
 	ec.gatherRow(i, b)
 	writeEntry(buf, r.view(ec, e, b, err))
 }

@@ -3,6 +3,7 @@ package searchindex
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -33,7 +34,9 @@ type Entry struct {
 // on its path, else the newest leaf below the entry (the branch the page
 // shows when that entry is clicked in its tree). An entry that cannot be
 // decoded is passed over: its page shows it raw, and search does without.
-func Extract(s *sessiontree.Session, leaf *sessiontree.Entry) []Entry {
+// The text of the entries g gathered (nil: none) is taken from it; the
+// others are decoded.
+func Extract(s *sessiontree.Session, leaf *sessiontree.Entry, g *Gatherer) []Entry {
 	onPath := map[*sessiontree.Entry]bool{}
 	for _, e := range s.Path(leaf) {
 		onPath[e] = true
@@ -45,9 +48,12 @@ func Extract(s *sessiontree.Session, leaf *sessiontree.Entry) []Entry {
 		if e.Bookkeeping || total >= MaxSessionText {
 			continue
 		}
-		b.reset(min(MaxEntryText, MaxSessionText-total))
-		kind := entryText(e, &b)
-		text := b.String()
+		kind, text, ok := g.text(e, MaxSessionText-total)
+		if !ok {
+			b.reset(min(MaxEntryText, MaxSessionText-total))
+			kind = decodedText(e, &b)
+			text = b.String()
+		}
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
@@ -65,15 +71,24 @@ func Extract(s *sessiontree.Session, leaf *sessiontree.Entry) []Entry {
 	return out
 }
 
-// entryText writes e's text to b and returns what kind of entry it is.
-func entryText(e *sessiontree.Entry, b *textBuilder) string {
+// decodedText decodes e and writes its text to b (entryText).
+func decodedText(e *sessiontree.Entry, b *textBuilder) string {
 	if e.Detail != nil && e.Summary != "" {
-		b.add(e.Summary)
-		return "summary"
+		return entryText(e, nil, b)
 	}
 	body, err := e.Decode()
 	if err != nil {
 		return ""
+	}
+	return entryText(e, body, b)
+}
+
+// entryText writes the text of e, whose body is body, to b and returns
+// what kind of entry it is.
+func entryText(e *sessiontree.Entry, body *sessiontree.Body, b *textBuilder) string {
+	if e.Detail != nil && e.Summary != "" {
+		b.add(e.Summary)
+		return "summary"
 	}
 	if len(body.Content) > 0 {
 		blocksText(body.Content, b)
@@ -168,23 +183,30 @@ func jsonStrings(v jsontext.Value, b *textBuilder) {
 type textBuilder struct {
 	sb    strings.Builder
 	limit int
+	cut   bool // a piece was cut, or left out, at the limit
 }
 
 func (b *textBuilder) reset(limit int) {
 	b.sb.Reset()
 	b.limit = limit
+	b.cut = false
 }
 
 func (b *textBuilder) full() bool { return b.sb.Len() >= b.limit }
 
 func (b *textBuilder) add(s string) {
-	if s == "" || b.full() {
+	if s == "" {
+		return
+	}
+	if b.full() {
+		b.cut = true
 		return
 	}
 	if b.sb.Len() > 0 {
 		b.sb.WriteByte('\n')
 	}
 	if room := b.limit - b.sb.Len(); len(s) > room {
+		b.cut = true
 		cut := max(room, 0)
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
@@ -195,3 +217,55 @@ func (b *textBuilder) add(s string) {
 }
 
 func (b *textBuilder) String() string { return b.sb.String() }
+
+func (b *textBuilder) Len() int { return b.sb.Len() }
+
+// Gatherer keeps the text of a session's entries as something else
+// decodes them (the page, as it draws them: htmlpage.Options.Decoded), so
+// that Extract need not decode them again. Safe for concurrent use.
+type Gatherer struct {
+	s   *sessiontree.Session
+	mu  sync.Mutex
+	got []gathered // by entry index
+}
+
+// gathered is one entry's text, made with the limit MaxEntryText.
+type gathered struct {
+	kind, text string
+	cut        bool // the limit cut it: it holds only for that limit
+	ok         bool
+}
+
+// NewGatherer is a Gatherer of s's entries.
+func NewGatherer(s *sessiontree.Session) *Gatherer {
+	return &Gatherer{s: s, got: make([]gathered, len(s.Entries))}
+}
+
+// Add keeps the text of e, one of the session's entries, whose body b
+// is.
+func (g *Gatherer) Add(e *sessiontree.Entry, b *sessiontree.Body) {
+	if e.Index < 0 || e.Index >= len(g.got) || g.s.Entries[e.Index] != e || e.Bookkeeping {
+		return
+	}
+	var tb textBuilder
+	tb.reset(MaxEntryText)
+	kind := entryText(e, b, &tb)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.got[e.Index] = gathered{kind: kind, text: tb.String(), cut: tb.cut, ok: true}
+}
+
+// text is e's gathered text, when there is one and it is what the limit
+// room (what is left of the session's) makes of it.
+func (g *Gatherer) text(e *sessiontree.Entry, room int) (kind, text string, ok bool) {
+	if g == nil || e.Index < 0 || e.Index >= len(g.got) || g.s.Entries[e.Index] != e {
+		return "", "", false
+	}
+	g.mu.Lock()
+	t := g.got[e.Index]
+	g.mu.Unlock()
+	if !t.ok || len(t.text) > room || t.cut && room < MaxEntryText {
+		return "", "", false
+	}
+	return t.kind, t.text, true
+}

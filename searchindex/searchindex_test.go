@@ -65,7 +65,7 @@ func TestShardGroups(t *testing.T) {
 	post["é"], post["ü1"] = []uint32{0, 1}, []uint32{0, 1}
 	slices.Sort(terms)
 	terms = slices.Compact(terms)
-	groups := shardGroups(terms, post)
+	groups := shardGroups(terms, func(t string) int { return len(post[t]) / 2 })
 	keys := map[string]bool{}
 	for _, g := range groups {
 		if keys[g.key] {
@@ -113,11 +113,11 @@ func TestBuild(t *testing.T) {
 		{Page: "a.html", Title: "First", Agent: "codex", Models: []string{"m1", "m2"}, Text: text("a.html", "tls", "renewal")},
 		{Page: "c.html", Title: "No text"},
 	}
-	one, err := Build(context.Background(), ss, 1)
+	one, err := Build(context.Background(), ss, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := Build(context.Background(), []Session{ss[2], ss[0], ss[1]}, 3)
+	two, err := Build(context.Background(), []Session{ss[2], ss[0], ss[1]}, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestBuild(t *testing.T) {
 		t.Error("the same sessions in another order made other files")
 	}
 	ss[0].Text = text("b.html", "renewal", "zebra")
-	three, err := Build(context.Background(), ss, 2)
+	three, err := Build(context.Background(), ss, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,9 +148,29 @@ func TestBuild(t *testing.T) {
 	if !maps(changed, want) {
 		t.Errorf("changed files %v, want %v", changed, want)
 	}
+	// Terms counted as the text files were made (what an archive run
+	// hands over) make the same files as the text files read back.
+	d := NewDict()
+	counted := slices.Clone(ss)
+	for i := range counted {
+		if counted[i].Text != nil {
+			_, entries, err := DecodeText(counted[i].Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counted[i].Terms, counted[i].Text = d.Count(entries), nil
+		}
+	}
+	four, err := Build(context.Background(), counted, 2, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(three, four, func(a, b File) bool { return a.Path == b.Path && bytes.Equal(a.Data, b.Data) }) {
+		t.Error("the terms counted with the text files made other files than the text files")
+	}
 	// A text file that is not one fails the build, naming the file.
 	ss[1].Text = []byte("garbage")
-	if _, err := Build(context.Background(), ss, 1); err == nil || !strings.Contains(err.Error(), TextPath("a.html")) {
+	if _, err := Build(context.Background(), ss, 1, nil); err == nil || !strings.Contains(err.Error(), TextPath("a.html")) {
 		t.Errorf("a bad text file: %v", err)
 	}
 }
@@ -173,4 +193,42 @@ func maps(a, b map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// tokensPlain is Tokens read rune by rune, as it was first written: the
+// fuzz test holds Tokens' byte table to it.
+func tokensPlain(s string, f func(term string)) {
+	start, n := -1, 0
+	for i := 0; i <= len(s); {
+		r, size := utf8.RuneError, 1
+		if i < len(s) {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if i < len(s) && wordRune(r) {
+			if start < 0 {
+				start, n = i, 0
+			}
+			n++
+		} else if start >= 0 {
+			if n <= MaxTokenRunes {
+				f(strings.ToLower(s[start:i]))
+			}
+			start = -1
+		}
+		i += size
+	}
+}
+
+func FuzzTokens(f *testing.F) {
+	for _, s := range []string{"Fix billing.go: TLS renewal", "snake_case CamelCase42", "Ünïcode ΣΟΦΙΑ café\xff\xfeé", "a\u0301b İstanbul ǅ", strings.Repeat("x", MaxTokenRunes+1) + " y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var got, want []string
+		Tokens(s, func(w string) { got = append(got, w) })
+		tokensPlain(s, func(w string) { want = append(want, w) })
+		if !slices.Equal(got, want) {
+			t.Errorf("Tokens(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

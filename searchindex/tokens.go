@@ -17,38 +17,56 @@ func wordRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
 }
 
+// asciiWord marks the ASCII bytes that are word characters: most text
+// is ASCII, and a table spares decoding it rune by rune.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = wordRune(rune(c))
+	}
+	return t
+}()
+
 // Tokens calls f with each term of s in order: its words, lowercased,
-// those longer than MaxTokenRunes left out.
+// those longer than MaxTokenRunes left out. ASCII is read a byte at a
+// time (the table above); the rest as runes, by wordRune. It is held to
+// the plain rune-by-rune reading (tokensPlain) by a fuzz test.
 func Tokens(s string, f func(term string)) {
-	start, n := -1, 0
-	for i := 0; i <= len(s); {
-		r, size := utf8.RuneError, 1
-		if i < len(s) {
-			r, size = utf8.DecodeRuneInString(s[i:])
+	for i := 0; i < len(s); {
+		// Past what is not a word.
+		if c := s[i]; c < utf8.RuneSelf {
+			if !asciiWord[c] {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRuneInString(s[i:]); !wordRune(r) {
+			i += size
+			continue
 		}
-		if i < len(s) && wordRune(r) {
-			if start < 0 {
-				start, n = i, 0
+		start, n, plain := i, 0, true // plain: lower case ASCII
+		for i < len(s) {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if !asciiWord[c] {
+					break
+				}
+				plain = plain && (c < 'A' || c > 'Z')
+				i++
+			} else {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if !wordRune(r) {
+					break
+				}
+				plain = false
+				i += size
 			}
 			n++
-		} else if start >= 0 {
-			if n <= MaxTokenRunes {
-				f(lower(s[start:i]))
+		}
+		if n <= MaxTokenRunes {
+			if w := s[start:i]; plain {
+				f(w)
+			} else {
+				f(strings.ToLower(w))
 			}
-			start = -1
-		}
-		i += size
-	}
-}
-
-// lower lowercases a word, without allocating when it is already lower
-// case ASCII (most words are).
-func lower(w string) string {
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
-			return strings.ToLower(w)
 		}
 	}
-	return w
 }

@@ -34,6 +34,9 @@ func runArchive(e *env, args []string) int {
 	prune := fs.Bool("prune", false, "remove the pages of sessions whose sources are gone, instead of keeping them as stale")
 	shard := fs.String("shard", "", "render only shard `I/N` of the pages (I from 0 to N-1); canopy archive merge makes the archive of the N shards")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
+	// For building canopy, as export's: where an archive's time goes.
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE`")
+	fs.MarkHidden("cpuprofile")
 	if st := parseFlags(e, fs, archiveSynopsis, args); st >= 0 {
 		return st
 	}
@@ -79,6 +82,18 @@ func runArchive(e *env, args []string) int {
 				printLine(e.stderr, "canopy archive: %s holds agents' sessions: archiving %s", a, strings.Join(stores, ", "))
 			}
 		}
+	}
+	if *cpuProfile != "" {
+		if err := checkOutputs(fs.Args(), output{*cpuProfile, gzipHead}); err != nil {
+			printLine(e.stderr, "canopy archive: CPU profile: %v", err)
+			return exitFail
+		}
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			printLine(e.stderr, "canopy: %v", err)
+			return exitFail
+		}
+		defer stop()
 	}
 	res, err := archive.Run(e.ctx, fs.Args(), *out, o)
 	if errors.Is(err, archive.ErrInterrupted) {
