@@ -74,6 +74,14 @@ func (c *countedText) add(page string, data []byte, t *searchindex.Terms) {
 	c.text[page] = counted{hex.EncodeToString(sum[:]), t}
 }
 
+// dictOf is the Dict the terms were counted with (nil: none were).
+func (c *countedText) dictOf() *searchindex.Dict {
+	if c == nil {
+		return nil
+	}
+	return c.dict
+}
+
 // get is what was counted of page's text file (ok false: it was not
 // written this run).
 func (c *countedText) get(page string) (counted, bool) {
@@ -135,34 +143,37 @@ func searchRow(s *Session) searchindex.Session {
 // files and of the index's files, and the index's files.
 func (r *runner) buildSearch(rows []Session, dirOf func(page string) string) (texts, index []PageRecord, files []searchindex.File, err error) {
 	ss := make([]searchindex.Session, len(rows))
+	recs := make([]PageRecord, len(rows)) // the text files', by row; none where Path is ""
 	for i := range rows {
 		ss[i] = searchRow(&rows[i])
+		rel := searchindex.TextPath(rows[i].Page)
+		if c, ok := r.counted.get(rows[i].Page); ok {
+			ss[i].Terms = c.terms
+			recs[i] = r.searchRecordSum(rel, c.sum)
+			continue
+		}
 		dir := r.stage
 		if dirOf != nil {
 			dir = dirOf(rows[i].Page)
 		}
-		rel := searchindex.TextPath(rows[i].Page)
-		if c, ok := r.counted.get(rows[i].Page); ok {
-			ss[i].Terms = c.terms
-			texts = append(texts, r.searchRecordSum(rel, c.sum))
-			continue
-		}
-		data, err := readText(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if data != nil {
-			ss[i].Text = data
-			texts = append(texts, r.searchRecord(rel, data))
+		// Read as Build needs it: thousands of text files are not held
+		// at once.
+		ss[i].Read = func() ([]byte, error) {
+			data, err := readText(filepath.Join(dir, filepath.FromSlash(rel)))
+			if data != nil {
+				recs[i] = r.searchRecord(rel, data)
+			}
+			return data, err
 		}
 	}
-	var dict *searchindex.Dict
-	if r.counted != nil {
-		dict = r.counted.dict
-	}
-	files, err = searchindex.Build(r.ctx, ss, r.o.Jobs, dict)
+	files, err = searchindex.Build(r.ctx, ss, r.o.Jobs, r.counted.dictOf())
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	for _, rec := range recs {
+		if rec.Path != "" {
+			texts = append(texts, rec)
+		}
 	}
 	for _, f := range files {
 		index = append(index, r.searchRecord(f.Path, f.Data))

@@ -253,17 +253,24 @@
     var g = ++gen, q = box.value;
     if (!meta) { if (q.trim()) say("Loading the index…"); metaP.then(function () { if (g === gen) run(); }); return; }
     var groups = parse(q);
-    list.textContent = "";
-    more.hidden = true;
     state = null;
-    if (!groups.length) { say(q.trim() ? "No word to search for." : ""); return; }
+    if (!groups.length) { clear(); say(q.trim() ? "No word to search for." : ""); return; }
+    // The results shown stay until the new ones replace them: a list
+    // emptied first would move the long sessions table below it twice,
+    // each a frame that the new results wait for. The status keeps its
+    // height (CSS), so that saying this moves nothing.
     say("Searching…");
     groupMaps(groups).then(function (maps) {
       if (g !== gen) return;
+      clear();
       var ranked = score(groups, maps, filterOK());
       state = { g: g, groups: groups, ranked: ranked, shown: 0, checked: 0, phrase: groups.some(function (x) { return x.phrase; }) };
       showMore();
-    }, function (e) { if (g === gen) say("Search failed: " + e.message); });
+    }, function (e) { if (g === gen) { clear(); say("Search failed: " + e.message); } });
+  }
+  function clear() {
+    if (list.firstChild) list.textContent = "";
+    more.hidden = true;
   }
   // showMore adds the next results: their rows at once (title, agent,
   // project, date), then each row's snippet and link to its entry once its

@@ -23,6 +23,10 @@ type Session struct {
 	// Terms: its text file's terms, when the caller counted them as it
 	// made the file (Text then need not be read); nil: counted from Text.
 	Terms *Terms
+	// Read, when Text and Terms are nil, reads the text file (nil, nil:
+	// there is none) when Build comes to it: so that a caller need not
+	// hold thousands of text files at once.
+	Read func() ([]byte, error)
 }
 
 // File is one file of the index.
@@ -61,7 +65,7 @@ func Build(ctx context.Context, ss []Session, jobs int, d *Dict) ([]File, error)
 	}
 	ss = slices.Clone(ss)
 	sort.Slice(ss, func(i, j int) bool { return ss[i].Page < ss[j].Page })
-	docs, err := countDocs(ctx, ss, jobs, d)
+	docs, hasText, err := countDocs(ctx, ss, jobs, d)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +102,7 @@ func Build(ctx context.Context, ss []Session, jobs int, d *Dict) ([]File, error)
 	}
 	for n, s := range ss {
 		id := ""
-		if s.Text != nil || s.Terms != nil {
+		if hasText[n] {
 			id = textID(s.Page)
 		}
 		meta.Sessions = append(meta.Sessions, [8]any{s.Page, s.Title, s.Agent, s.Project, s.Date, joinLines(s.Models), id, lengths[n]})

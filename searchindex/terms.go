@@ -81,29 +81,37 @@ func (d *Dict) size() int {
 
 // countDocs is each session's Terms: those given, counted by d, as they
 // are; the others counted from their text files, jobs at a time (nil for
-// a session with no text file).
-func countDocs(ctx context.Context, ss []Session, jobs int, d *Dict) ([]*Terms, error) {
+// a session with no text file); and whether each has a text file.
+func countDocs(ctx context.Context, ss []Session, jobs int, d *Dict) ([]*Terms, []bool, error) {
 	docs := make([]*Terms, len(ss))
+	has := make([]bool, len(ss))
 	err := parallel(ctx, len(ss), jobs, func(i int) error {
 		s := &ss[i]
 		if s.Terms != nil && s.Terms.dict == d {
-			docs[i] = s.Terms
+			docs[i], has[i] = s.Terms, true
 			return nil
 		}
-		if s.Text == nil {
+		text := s.Text
+		if text == nil && s.Read != nil {
+			var err error
+			if text, err = s.Read(); err != nil {
+				return fmt.Errorf("%s: %w", TextPath(s.Page), err)
+			}
+		}
+		if text == nil {
 			return nil
 		}
-		page, entries, err := DecodeText(s.Text)
+		page, entries, err := DecodeText(text)
 		if err != nil {
 			return fmt.Errorf("%s: %w", TextPath(s.Page), err)
 		}
 		if page != s.Page {
 			return fmt.Errorf("%s: the text of %s, not of %s", TextPath(s.Page), page, s.Page)
 		}
-		docs[i] = d.Count(entries)
+		docs[i], has[i] = d.Count(entries), true
 		return nil
 	})
-	return docs, err
+	return docs, has, err
 }
 
 // parallel calls f(i) for i from 0 to n-1, jobs at a time, and returns

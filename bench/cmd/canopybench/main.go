@@ -117,6 +117,8 @@ type options struct {
 	search         bool
 	searchSessions int
 	searchBaseline string
+	searchArchive  string        // time the queries on this archive, not a new one
+	searchSettle   time.Duration // wait after the index page loads before typing
 }
 
 func main() {
@@ -230,6 +232,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.search, "search", false, "benchmark an archive's search index instead: its build time, size, and queries in Chromium on file://")
 	fs.IntVar(&o.searchSessions, "search-sessions", 10000, "with --search: how many generated sessions")
 	fs.StringVar(&o.searchBaseline, "search-baseline", "", "with --search: a canopy `binary` that makes archives without the index, to compare build times")
+	fs.StringVar(&o.searchArchive, "search-archive", "", "with --search: time the queries on this existing archive `DIR` instead of building one")
+	fs.DurationVar(&o.searchSettle, "search-settle", 0, "with --search: how long to wait after the index page has loaded before typing a cold query (0: at once)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: cd bench && go run ./cmd/canopybench [flags]\n\nBenchmarks canopy export against the reference exporter.\n\n%s", fs.FlagUsages())
 	}

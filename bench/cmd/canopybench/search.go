@@ -29,6 +29,9 @@ import (
 // typed to its first results and to its full list, cold (a new browser,
 // the page just loaded) and warm (the same query again).
 func searchBench(o *options, stdout io.Writer, logf func(string, ...any)) error {
+	if o.searchArchive != "" {
+		return searchTimings(o, o.searchArchive, stdout, logf)
+	}
 	src := filepath.Join(o.out, fmt.Sprintf("search-src-%d", o.searchSessions))
 	srcBytes, err := generateSearchSources(src, o.searchSessions, logf)
 	if err != nil {
@@ -217,6 +220,9 @@ type queryTime struct {
 // just loaded, then warm, the same query again on that page.
 func searchTimings(o *options, out string, stdout io.Writer, logf func(string, ...any)) error {
 	index := "file://" + filepath.ToSlash(filepath.Join(out, "index.html"))
+	if o.searchSettle > 0 {
+		fmt.Fprintf(stdout, "\ncold queries typed %v after the index page loaded\n", o.searchSettle)
+	}
 	fmt.Fprintf(stdout, "\n| query | cold: first results ms | cold: full list ms | warm: first ms | warm: full ms | status |\n|---|---|---|---|---|---|\n")
 	for _, q := range searchQueries {
 		waitQuiet(o.waitQuiet)
@@ -224,7 +230,7 @@ func searchTimings(o *options, out string, stdout io.Writer, logf func(string, .
 		if err != nil {
 			return err
 		}
-		cold, warm, err := timeQuery(br, index, q)
+		cold, warm, err := timeQuery(br, index, q, o.searchSettle)
 		br.stop()
 		if err != nil {
 			return fmt.Errorf("query %s: %w", q, err)
@@ -235,7 +241,7 @@ func searchTimings(o *options, out string, stdout io.Writer, logf func(string, .
 	return nil
 }
 
-func timeQuery(br *chrome, index, q string) (cold, warm queryTime, err error) {
+func timeQuery(br *chrome, index, q string, settle time.Duration) (cold, warm queryTime, err error) {
 	w := &browsertest.Watch{}
 	ctx, cancel, err := br.b.NewTab(w, 2*time.Minute)
 	if err != nil {
@@ -245,6 +251,7 @@ func timeQuery(br *chrome, index, q string) (cold, warm queryTime, err error) {
 	if _, err := chromedp.Run(ctx, chromedp.Navigate(index)); err != nil {
 		return cold, warm, err
 	}
+	time.Sleep(settle)
 	call := func(q string) (queryTime, error) {
 		js := "(" + queryJS + ")(" + jsQuote(q) + ")"
 		return chromedp.Run(ctx, chromedp.Evaluate[queryTime](js, chromedp.EvalAwaitPromise))
