@@ -16,6 +16,7 @@ import (
 
 	"canopy/export"
 	"canopy/htmlpage"
+	"canopy/internal/jobs"
 	"canopy/redact"
 	"canopy/searchindex"
 	"canopy/sessiontree"
@@ -51,7 +52,7 @@ func (r *runner) makePages(rr *htmlpage.Renderer, b *build, redactor *redact.Red
 		}
 	}
 	progress := o.progress("pages", mine)
-	each(ctx, n, o.Jobs, func(i int) {
+	jobs.Each(ctx, n, o.Jobs, func(i int) {
 		if !b.isMine(i) {
 			return // another shard renders it
 		}

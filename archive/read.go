@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"canopy/export"
+	"canopy/internal/jobs"
 	"canopy/redact"
 	"canopy/sessiontree"
 )
@@ -52,7 +53,7 @@ func readSources(ctx context.Context, found []Source, prev *Manifest, recs recor
 	reads := make([]sourceRead, len(found))
 	stores := hashStores(ctx, found)
 	progress := o.progress("reading", len(found))
-	each(ctx, len(found), o.Jobs, func(i int) {
+	jobs.Each(ctx, len(found), o.Jobs, func(i int) {
 		defer progress(found[i].Path)
 		reads[i] = readSource(ctx, found[i], byHash, stores, finder, o.Redact)
 	})

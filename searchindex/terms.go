@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"canopy/internal/jobs"
 )
 
 // Dict numbers the terms of one index, keeping one copy of each. A term
@@ -114,27 +116,11 @@ func countDocs(ctx context.Context, ss []Session, jobs int, d *Dict) ([]*Terms, 
 	return docs, has, err
 }
 
-// parallel calls f(i) for i from 0 to n-1, jobs at a time, and returns
-// the first error by i (the context's when it is done first).
-func parallel(ctx context.Context, n, jobs int, f func(i int) error) error {
+// parallel calls f(i) for i from 0 to n-1, jobs at a time (jobs.Each),
+// and returns the first error by i (the context's when it is done first).
+func parallel(ctx context.Context, n, workers int, f func(i int) error) error {
 	errs := make([]error, n)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range max(jobs, 1) {
-		wg.Go(func() {
-			for i := range next {
-				errs[i] = f(i)
-			}
-		})
-	}
-	for i := range n {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	jobs.Each(ctx, n, workers, func(i int) { errs[i] = f(i) })
 	if err := ctx.Err(); err != nil {
 		return err
 	}

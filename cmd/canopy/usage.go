@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -19,6 +18,7 @@ import (
 
 	"canopy/archive"
 	"canopy/export"
+	"canopy/internal/jobs"
 	"canopy/internal/stores"
 	"canopy/internal/text"
 	"canopy/sessiontree"
@@ -97,12 +97,12 @@ func runUsage(e *env, args []string) int {
 
 // readUsage finds the sessions below dirs as canopy archive does (a
 // gateway's rotated transcripts and Claude Code's subagents included),
-// and reads what each spent, on a pool of jobs workers (one per core
+// and reads what each spent, on a pool of workers (one per core
 // unless told): loading a session is work for a core, and only its
 // spend is kept. A file whose last change is before since is not read:
 // it holds no reply after it. The sessions come back in path order;
 // files counts the files found, read or not.
-func readUsage(ctx context.Context, dirs []string, since time.Time, jobs int) (ss []spending.Session, files int, problems []archive.Problem, err error) {
+func readUsage(ctx context.Context, dirs []string, since time.Time, workers int) (ss []spending.Session, files int, problems []archive.Problem, err error) {
 	found, problems := archive.Discover(dirs)
 	files = len(found)
 	var srcs []archive.Source
@@ -115,8 +115,8 @@ func readUsage(ctx context.Context, dirs []string, since time.Time, jobs int) (s
 		}
 		srcs = append(srcs, src)
 	}
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
 	type result struct {
 		s    spending.Session
@@ -124,30 +124,16 @@ func readUsage(ctx context.Context, dirs []string, since time.Time, jobs int) (s
 		prob *archive.Problem
 	}
 	results := make([]result, len(srcs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(jobs, len(srcs)) {
-		wg.Go(func() {
-			for i := range next {
-				s, err := spendOf(ctx, srcs[i], since)
-				switch {
-				case err == nil:
-					results[i] = result{s: s, ok: true}
-				case quietlySkipped(srcs[i], err) || ctx.Err() != nil:
-				default:
-					results[i].prob = &archive.Problem{Path: srcs[i].Path, Error: err.Error()}
-				}
-			}
-		})
-	}
-	for i := range srcs {
-		if ctx.Err() != nil {
-			break
+	jobs.Each(ctx, len(srcs), workers, func(i int) {
+		s, err := spendOf(ctx, srcs[i], since)
+		switch {
+		case err == nil:
+			results[i] = result{s: s, ok: true}
+		case quietlySkipped(srcs[i], err) || ctx.Err() != nil:
+		default:
+			results[i].prob = &archive.Problem{Path: srcs[i].Path, Error: err.Error()}
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, files, problems, fmt.Errorf("interrupted: %w", err)
 	}
