@@ -134,6 +134,9 @@ var testHooks struct {
 	// afterLoad is called when a page's session has been loaded, before
 	// it is rendered (a source can then be changed under the render).
 	afterLoad func(path string)
+	// searchBuilt is called when a run builds its search index (not
+	// when it keeps the previous one).
+	searchBuilt func()
 }
 
 // Run archives the sources into out and returns what it did. A source

@@ -167,7 +167,7 @@ func (r *runner) combine(dirs []string, ms []*Manifest) (*merged, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, searchRecs, searchFiles, err := r.buildSearch(rows, func(page string) string { return out.from[searchindex.TextPath(page)] })
+	_, searchRecs, searchFiles, err := r.buildSearch(rows, func(page string) string { return out.from[searchindex.TextPath(page)] }, nil)
 	if err != nil {
 		return nil, err
 	}

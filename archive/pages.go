@@ -67,7 +67,9 @@ func (r *runner) makePages(rr *htmlpage.Renderer, b *build, redactor *redact.Red
 		var err error
 		if r.keepableText(b.recs, s.Page) { // else made again, with its text file
 			if sum, err = r.keepPage(ctx, b.recs.pages[s.Page], b.keys[i], dest); err == nil && sum != "" {
-				err = r.keepText(s.Page)
+				if err = r.keepText(s.Page); err == nil {
+					r.keptText(b.recs, s.Page)
+				}
 			}
 		}
 		if err != nil {

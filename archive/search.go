@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -74,6 +76,17 @@ func (c *countedText) add(page string, data []byte, t *searchindex.Terms) {
 	c.text[page] = counted{hex.EncodeToString(sum[:]), t}
 }
 
+// known records the hash of page's text file, kept as it was: its
+// terms are not counted.
+func (c *countedText) known(page, sum string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.text[page] = counted{sum: sum}
+}
+
 // dictOf is the Dict the terms were counted with (nil: none were).
 func (c *countedText) dictOf() *searchindex.Dict {
 	if c == nil {
@@ -110,6 +123,15 @@ func (r *runner) keepableText(recs records, page string) bool {
 	return err == nil && sum == p.SHA256
 }
 
+// keptText records that page's text file was kept from the previous
+// archive, its hash checked (keepableText): the index knows its hash
+// without reading it.
+func (r *runner) keptText(recs records, page string) {
+	if p, ok := recs.pages[searchindex.TextPath(page)]; ok {
+		r.counted.known(page, p.SHA256)
+	}
+}
+
 // keepText links the previous archive's text file of page into the
 // staging directory (after keepableText said it can be). A text file
 // that is not there (a stale page's, from before search) is no error:
@@ -140,16 +162,21 @@ func searchRow(s *Session) searchindex.Session {
 // buildSearch makes the search index of the rows from their text files
 // in the staging directory (or, when dirOf gives one, in each session's
 // dir: a merge's shards). It returns the manifest's records of the text
-// files and of the index's files, and the index's files.
-func (r *runner) buildSearch(rows []Session, dirOf func(page string) string) (texts, index []PageRecord, files []searchindex.File, err error) {
+// files and of the index's files, and the index's files. When prev (the
+// previous archive's records) is given and the index would be made of
+// what the previous one was (searchKey), the previous index's files are
+// linked into the staging directory instead, and files is nil.
+func (r *runner) buildSearch(rows []Session, dirOf func(page string) string, prev *records) (texts, index []PageRecord, files []searchindex.File, err error) {
 	ss := make([]searchindex.Session, len(rows))
-	recs := make([]PageRecord, len(rows)) // the text files', by row; none where Path is ""
+	sums := make([]string, len(rows)) // the text files' hashes, by row; "" for none
+	known := true                     // every row's text file is there, its hash known
 	for i := range rows {
 		ss[i] = searchRow(&rows[i])
 		rel := searchindex.TextPath(rows[i].Page)
-		if c, ok := r.counted.get(rows[i].Page); ok {
+		c, ok := r.counted.get(rows[i].Page)
+		sums[i], known = c.sum, known && ok
+		if c.terms != nil {
 			ss[i].Terms = c.terms
-			recs[i] = r.searchRecordSum(rel, c.sum)
 			continue
 		}
 		dir := r.stage
@@ -161,24 +188,104 @@ func (r *runner) buildSearch(rows []Session, dirOf func(page string) string) (te
 		ss[i].Read = func() ([]byte, error) {
 			data, err := readText(filepath.Join(dir, filepath.FromSlash(rel)))
 			if data != nil {
-				recs[i] = r.searchRecord(rel, data)
+				sum := sha256.Sum256(data)
+				sums[i] = hex.EncodeToString(sum[:])
 			}
 			return data, err
 		}
+	}
+	if known && prev != nil {
+		index, err := r.keepSearch(*prev, r.searchKey(ss, sums))
+		if err != nil || index != nil {
+			return r.textRecords(rows, sums), index, nil, err
+		}
+	}
+	if testHooks.searchBuilt != nil {
+		testHooks.searchBuilt()
 	}
 	files, err = searchindex.Build(r.ctx, ss, r.o.Jobs, r.counted.dictOf())
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	for _, rec := range recs {
-		if rec.Path != "" {
-			texts = append(texts, rec)
+	key := r.searchKey(ss, sums)
+	for _, f := range files {
+		rec := r.searchRecord(f.Path, f.Data)
+		if f.Path == searchindex.MetaPath {
+			rec.Key = key
+		}
+		index = append(index, rec)
+	}
+	return r.textRecords(rows, sums), index, files, nil
+}
+
+// textRecords are the manifest's records of the rows' text files.
+func (r *runner) textRecords(rows []Session, sums []string) []PageRecord {
+	var out []PageRecord
+	for i := range rows {
+		if sums[i] != "" {
+			out = append(out, r.searchRecordSum(searchindex.TextPath(rows[i].Page), sums[i]))
 		}
 	}
-	for _, f := range files {
-		index = append(index, r.searchRecord(f.Path, f.Data))
+	return out
+}
+
+// searchKey names what an index is made of: canopy's version and flags,
+// and each session (what the index shows of it, and its text file's
+// hash), in page order. It is meta.js's key in the manifest: an index
+// with the key of the previous archive's is that index.
+func (r *runner) searchKey(ss []searchindex.Session, sums []string) string {
+	order := make([]int, len(ss))
+	for i := range order {
+		order[i] = i
 	}
-	return texts, index, files, nil
+	sort.Slice(order, func(a, b int) bool { return ss[order[a]].Page < ss[order[b]].Page })
+	h := sha256.New()
+	writeKey(h, "search index", r.o.Version, strings.Join(r.o.flags(), " "))
+	for _, i := range order {
+		s := &ss[i]
+		writeKey(h, s.Page, s.Title, s.Agent, s.Project, s.Date, strings.Join(s.Models, "\n"), sums[i])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// keepSearch links the previous archive's index files (meta.js and the
+// shards) into the staging directory when its meta.js has the key and
+// every one of them is still what the manifest says; it returns their
+// records, or nil when the index is to be built (nothing left linked).
+func (r *runner) keepSearch(prev records, key string) ([]PageRecord, error) {
+	if meta, ok := prev.pages[searchindex.MetaPath]; !ok || meta.Key != key {
+		return nil, nil
+	}
+	var recs []PageRecord
+	for path, p := range prev.pages {
+		if searchindex.IsIndexFile(path) {
+			recs = append(recs, p)
+		}
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
+	var linked []string
+	for _, p := range recs {
+		dest := filepath.Join(r.stage, filepath.FromSlash(p.Path))
+		if err := mkdirStaged(filepath.Dir(dest)); err != nil {
+			return nil, err
+		}
+		sum, err := r.keepPage(r.ctx, p, p.Key, dest)
+		if err != nil {
+			return nil, err
+		}
+		if sum == "" {
+			// Built after all: the links go, so that no write
+			// goes through one into the previous archive.
+			for _, l := range linked {
+				if err := os.Remove(l); err != nil {
+					return nil, fmt.Errorf("%w: %w", errWrite, err)
+				}
+			}
+			return nil, nil
+		}
+		linked = append(linked, dest)
+	}
+	return recs, nil
 }
 
 // searchRecord is the manifest's record of a file of the search index.
@@ -219,7 +326,7 @@ func (r *runner) placeSearch(files []searchindex.File, recs []PageRecord, prev r
 // staging directory; it returns the records of its files and the text
 // files.
 func (r *runner) writeSearch(rows []Session, prev records) ([]PageRecord, error) {
-	texts, index, files, err := r.buildSearch(rows, nil)
+	texts, index, files, err := r.buildSearch(rows, nil, &prev)
 	if err != nil {
 		return nil, err
 	}

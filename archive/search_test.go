@@ -116,6 +116,47 @@ func TestSearchIncremental(t *testing.T) {
 	}
 }
 
+// A re-run with nothing changed keeps the previous index without
+// building it (its key is the same), and the archive is the same bytes;
+// one with a session changed builds it.
+func TestSearchKeptWhenNothingChanged(t *testing.T) {
+	srcs, _ := fixtures(t)
+	built := 0
+	testHooks.searchBuilt = func() { built++ }
+	defer func() { testHooks.searchBuilt = nil }()
+	run(t, srcs, "out", Options{})
+	run(t, srcs, "fresh", Options{})
+	before, err := os.ReadFile(filepath.Join("out", ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built != 2 {
+		t.Fatalf("two new archives built the index %d times", built)
+	}
+	run(t, srcs, "out", Options{})
+	after, err := os.ReadFile(filepath.Join("out", ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built != 2 {
+		t.Errorf("a re-run with nothing changed built the index")
+	}
+	if string(before) != string(after) {
+		t.Errorf("a re-run with nothing changed changed the manifest")
+	}
+	sameBytes(t, "out", "fresh")
+	appendTo(t, "src/gateway/agents/main/sessions/"+gwCron, `{"type":"message","id":"c3","parentId":"c2","timestamp":"2026-05-07T02:00:00.000Z","message":{"role":"user","content":"and the zymurgy?","timestamp":0}}`+"\n")
+	run(t, srcs, "out", Options{})
+	if built != 3 {
+		t.Errorf("a re-run with a session changed did not build the index")
+	}
+	run(t, srcs, "fresh2", Options{})
+	sameBytes(t, "out", "fresh2")
+	if _, ok, err := Verify("out"); !ok || err != nil {
+		t.Errorf("Verify: %v %v", ok, err)
+	}
+}
+
 // textTerms are the terms of a text file.
 func textTerms(t *testing.T, p string) map[string]bool {
 	t.Helper()
