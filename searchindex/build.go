@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -69,24 +70,14 @@ func Build(ctx context.Context, ss []Session, jobs int, d *Dict) ([]File, error)
 	if err != nil {
 		return nil, err
 	}
-	post, lengths := postings(ss, docs, d)
-	terms := make([]string, 0, len(post))
-	byTerm := make(map[string]uint32, len(post))
-	for id, p := range post {
-		if len(p) > 0 {
-			t := d.term(uint32(id))
-			terms = append(terms, t)
-			byTerm[t] = uint32(id)
-		}
-	}
-	sort.Strings(terms)
-	groups := shardGroups(terms, func(t string) int { return len(post[byTerm[t]]) / 2 })
+	post := postings(ss, docs, d)
+	groups := shardGroups(post.terms, post.sizes)
 	files := make([]File, len(groups), len(groups)+1)
 	err = parallel(ctx, len(groups), jobs, func(i int) error {
 		g := groups[i]
 		p := shardPayload{Terms: g.terms, Postings: make([][]uint32, len(g.terms))}
-		for i, t := range g.terms {
-			p.Postings[i] = deltas(post[byTerm[t]])
+		for j := range g.terms {
+			p.Postings[j] = deltas(post.of(g.first + j))
 		}
 		id := hex.EncodeToString([]byte(g.key))
 		data, err := register("shard", id, p, gzip.DefaultCompression)
@@ -105,7 +96,7 @@ func Build(ctx context.Context, ss []Session, jobs int, d *Dict) ([]File, error)
 		if hasText[n] {
 			id = textID(s.Page)
 		}
-		meta.Sessions = append(meta.Sessions, [8]any{s.Page, s.Title, s.Agent, s.Project, s.Date, joinLines(s.Models), id, lengths[n]})
+		meta.Sessions = append(meta.Sessions, [8]any{s.Page, s.Title, s.Agent, s.Project, s.Date, joinLines(s.Models), id, post.lengths[n]})
 	}
 	data, err := register("meta", "", meta, gzip.DefaultCompression)
 	if err != nil {
@@ -116,37 +107,94 @@ func Build(ctx context.Context, ss []Session, jobs int, d *Dict) ([]File, error)
 	return files, nil
 }
 
-// postings is, by term number, the sessions each term is in (their
-// numbers, ascending, each with how many times), and each session's
-// length in terms: its title's and its text's.
-func postings(ss []Session, docs []*Terms, d *Dict) (post [][]uint32, lengths []int) {
-	post = make([][]uint32, d.size())
-	lengths = make([]int, len(ss))
-	add := func(id, n, count uint32) {
-		for int(id) >= len(post) {
-			post = append(post, nil)
-		}
-		post[id] = append(post[id], n, count)
-	}
+// postingList is every term's postings: the terms sorted, and for the
+// i-th, sizes[i] postings (session number, ascending, and how many times)
+// at flat[2*at[i]:]. One flat array, not a slice a term: a term's slice
+// grown by append wastes up to half of it, over millions of postings.
+type postingList struct {
+	terms   []string
+	sizes   []int
+	at      []int
+	flat    []uint32
+	lengths []int // each session's length in terms: its title's and its text's
+}
+
+// of is the i-th term's postings.
+func (p *postingList) of(i int) []uint32 {
+	return p.flat[2*p.at[i] : 2*(p.at[i]+p.sizes[i])]
+}
+
+// postings gathers the postings of the sessions' terms (docs, by
+// session; nil for none) and of their titles' words, in two passes: one
+// counts each term's postings, the other writes them in place.
+func postings(ss []Session, docs []*Terms, d *Dict) *postingList {
+	p := &postingList{lengths: make([]int, len(ss))}
+	// Each title's terms, counted, numbered first (the Dict is then
+	// whole): those also in the session's text (added to its count
+	// there) and the others.
+	both := make([]map[uint32]uint32, len(ss))
+	only := make([]map[uint32]uint32, len(ss))
 	for n := range ss {
 		title := map[uint32]uint32{}
-		Tokens(ss[n].Title, func(t string) { title[d.id(t)]++; lengths[n]++ })
-		if t := docs[n]; t != nil {
-			lengths[n] += t.length
+		Tokens(ss[n].Title, func(t string) { title[d.id(t)]++; p.lengths[n]++ })
+		if t := docs[n]; t != nil && len(title) > 0 {
+			both[n] = map[uint32]uint32{}
 			for i := 0; i < len(t.pairs); i += 2 {
-				id, c := t.pairs[i], t.pairs[i+1]
-				if tc, ok := title[id]; ok {
-					c += tc
-					delete(title, id)
+				if c, ok := title[t.pairs[i]]; ok {
+					both[n][t.pairs[i]] = c
+					delete(title, t.pairs[i])
 				}
-				add(id, uint32(n), c)
 			}
 		}
-		for id, c := range title {
-			add(id, uint32(n), c)
+		only[n] = title
+	}
+	all := d.all()
+	// each calls f with each term of session n and its count there.
+	each := func(n int, f func(id, count uint32)) {
+		if t := docs[n]; t != nil {
+			for i := 0; i < len(t.pairs); i += 2 {
+				id, c := t.pairs[i], t.pairs[i+1]
+				if len(both[n]) > 0 {
+					c += both[n][id]
+				}
+				f(id, c)
+			}
+		}
+		for id, c := range only[n] {
+			f(id, c)
 		}
 	}
-	return post, lengths
+	count := make([]int, len(all))
+	for n := range ss {
+		if docs[n] != nil {
+			p.lengths[n] += docs[n].length
+		}
+		each(n, func(id, _ uint32) { count[id]++ })
+	}
+	// The terms that occur, sorted, and where each one's postings go.
+	ids := make([]uint32, 0, len(all))
+	for id, c := range count {
+		if c > 0 {
+			ids = append(ids, uint32(id))
+		}
+	}
+	slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(all[a], all[b]) })
+	p.terms, p.sizes, p.at = make([]string, len(ids)), make([]int, len(ids)), make([]int, len(ids))
+	pos := make([]int, len(all)) // by term number: where its next posting goes
+	total := 0
+	for i, id := range ids {
+		p.terms[i], p.sizes[i], p.at[i] = all[id], count[id], total
+		pos[id] = total
+		total += count[id]
+	}
+	p.flat = make([]uint32, 2*total)
+	for n := range ss {
+		each(n, func(id, c uint32) {
+			p.flat[2*pos[id]], p.flat[2*pos[id]+1] = uint32(n), c
+			pos[id]++
+		})
+	}
+	return p
 }
 
 func joinLines(ss []string) string {

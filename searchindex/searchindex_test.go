@@ -65,7 +65,11 @@ func TestShardGroups(t *testing.T) {
 	post["é"], post["ü1"] = []uint32{0, 1}, []uint32{0, 1}
 	slices.Sort(terms)
 	terms = slices.Compact(terms)
-	groups := shardGroups(terms, func(t string) int { return len(post[t]) / 2 })
+	sizes := make([]int, len(terms))
+	for i, term := range terms {
+		sizes[i] = len(post[term]) / 2
+	}
+	groups := shardGroups(terms, sizes)
 	keys := map[string]bool{}
 	for _, g := range groups {
 		if keys[g.key] {

@@ -67,18 +67,11 @@ func (d *Dict) idLocked(term string) uint32 {
 	return id
 }
 
-// term is the term numbered id.
-func (d *Dict) term(id uint32) string {
+// all is every term d has numbered, by number.
+func (d *Dict) all() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.terms[id]
-}
-
-// size is how many terms d has numbered.
-func (d *Dict) size() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.terms)
+	return d.terms
 }
 
 // countDocs is each session's Terms: those given, counted by d, as they
