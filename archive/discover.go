@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,6 +66,16 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 			continue
 		}
 		uniq = append(uniq, s)
+	}
+	// A session kept as a transcript and as a snapshot (Hermes Agent's
+	// <id>.jsonl and session_<id>.json) is archived once, as its
+	// transcript, unless the snapshot was named on the command line.
+	paths := make([]string, len(uniq))
+	for i, s := range uniq {
+		paths[i] = s.Path
+	}
+	if twins := sessiontree.SnapshotTwins(paths); twins != nil {
+		uniq = slices.DeleteFunc(uniq, func(s Source) bool { return twins[s.Path] && !s.Explicit })
 	}
 	uniq, more := expandStores(uniq)
 	markTranscripts(uniq, d.locks)

@@ -2,6 +2,7 @@ package sessiontree
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -49,7 +50,38 @@ type Agent struct {
 	// JSONL: a .json file met in a store is a session of it only when
 	// one of these reads it.
 	Document bool
+	// SnapshotPrefix: it may keep a session twice in one directory, as
+	// a transcript <id>.jsonl and a snapshot <prefix><id>.json of the
+	// same messages (Hermes Agent's session_<id>.json): TranscriptOf.
+	SnapshotPrefix string
 }
+
+// TranscriptOf is, for a file named as an agent names the snapshot of a
+// session it also keeps as a transcript (Agent.SnapshotPrefix), the path
+// of that transcript, which may or may not exist; "" for any other name.
+// A session kept both ways is one session: canopy list and canopy
+// archive read its transcript (it times each message) and pass over the
+// snapshot when the transcript is there.
+func TranscriptOf(path string) string {
+	base := filepath.Base(path)
+	for _, p := range snapshotPrefixes() {
+		if id, ok := strings.CutPrefix(base, p); ok && id != ".json" && strings.HasSuffix(id, ".json") {
+			return filepath.Join(filepath.Dir(path), strings.TrimSuffix(id, ".json")+".jsonl")
+		}
+	}
+	return ""
+}
+
+// snapshotPrefixes are the readers' Agent.SnapshotPrefix, made once.
+var snapshotPrefixes = sync.OnceValue(func() []string {
+	var out []string
+	for _, r := range readers() {
+		if p := r.agent().SnapshotPrefix; p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+})
 
 // AgentOf is what the reader of sessions of the format declares; the
 // zero Agent for a format no reader reads.
@@ -127,4 +159,30 @@ func SessionID(format, path string) string {
 		return d
 	}
 	return ""
+}
+
+// SnapshotTwins are the paths, of those found, of snapshots whose
+// transcript was found too (TranscriptOf; a compressed transcript
+// counts): the ones to pass over, so that a session kept both ways is
+// listed and archived once.
+func SnapshotTwins(found []string) map[string]bool {
+	if len(snapshotPrefixes()) == 0 {
+		return nil
+	}
+	transcripts := map[string]bool{}
+	for _, p := range found {
+		if n := TrimCompressedExt(p); strings.HasSuffix(n, ".jsonl") {
+			transcripts[n] = true
+		}
+	}
+	var twins map[string]bool
+	for _, p := range found {
+		if t := TranscriptOf(p); t != "" && transcripts[t] {
+			if twins == nil {
+				twins = map[string]bool{}
+			}
+			twins[p] = true
+		}
+	}
+	return twins
 }
