@@ -182,10 +182,11 @@ func (d *discovery) walk(src string) {
 }
 
 // enter says whether the walk goes into the directory p: not into a
-// hidden one below the root (.git, our staging directories), nor into
-// the archive's own output.
+// hidden one below the root (.git, our staging directories) unless an
+// agent keeps a project's store there (Crush's .crush), nor into the
+// archive's own output.
 func (d *discovery) enter(p string, root bool, name string) error {
-	if !root && strings.HasPrefix(name, ".") {
+	if !root && strings.HasPrefix(name, ".") && !sessiontree.IsProjectStoreDir(name) {
 		return fs.SkipDir
 	}
 	if abs, err := filepath.Abs(p); err == nil && d.skipped[abs] {

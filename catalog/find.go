@@ -55,7 +55,7 @@ func walk(root string) ([]file, []Problem) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, ".") || name == "subagents") {
+			if p != root && (strings.HasPrefix(name, ".") && !sessiontree.IsProjectStoreDir(name) || name == "subagents") {
 				return fs.SkipDir
 			}
 			return nil

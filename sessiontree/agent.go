@@ -50,6 +50,12 @@ type Agent struct {
 	// JSONL: a .json file met in a store is a session of it only when
 	// one of these reads it.
 	Document bool
+	// ProjectStoreDir: it keeps a store in each project, in a directory
+	// of this name inside the project's (Crush's <project>/.crush, which
+	// holds crush.db): a walk looking for sessions enters such a
+	// directory though its name is hidden, and a home's projects are
+	// looked through for them (internal/stores).
+	ProjectStoreDir string
 	// SnapshotPrefix: it may keep a session twice in one directory, as
 	// a transcript <id>.jsonl and a snapshot <prefix><id>.json of the
 	// same messages (Hermes Agent's session_<id>.json): TranscriptOf.
@@ -186,3 +192,18 @@ func SnapshotTwins(found []string) map[string]bool {
 	}
 	return twins
 }
+
+// ProjectStoreDirs are the readers' Agent.ProjectStoreDir, each once.
+var ProjectStoreDirs = sync.OnceValue(func() []string {
+	var out []string
+	for _, r := range readers() {
+		if d := r.agent().ProjectStoreDir; d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+})
+
+// IsProjectStoreDir tells the name of a directory in which an agent keeps
+// a project's store (Agent.ProjectStoreDir).
+func IsProjectStoreDir(name string) bool { return slices.Contains(ProjectStoreDirs(), name) }
