@@ -39,6 +39,11 @@ import (
 //     message's: its tokens and its cost as recorded (no estimate where
 //     Cline recorded one); the model is modelInfo's, else the last of
 //     task_metadata.json's model_usage at or before the request.
+//   - Without ui_messages.json, a reply's own metrics are its tokens:
+//     the CLI's {inputTokens, outputTokens, cacheReadTokens,
+//     cacheWriteTokens}, or the extension's (3.x) tokens {prompt,
+//     completion, cached}, read as input, output and cache reads (it
+//     records no cache writes); the cost is then estimated.
 type clineReader struct{}
 
 func (clineReader) agent() Agent {
@@ -146,6 +151,13 @@ type clineMessage struct {
 		Output     lnum `json:"outputTokens"`
 		CacheRead  lnum `json:"cacheReadTokens"`
 		CacheWrite lnum `json:"cacheWriteTokens"`
+		// The extension's (3.x): {prompt, completion, cached}, the
+		// request's uncached input, output and cache reads.
+		Tokens lobj[struct {
+			Prompt     lnum `json:"prompt"`
+			Completion lnum `json:"completion"`
+			Cached     lnum `json:"cached"`
+		}] `json:"tokens"`
 	}] `json:"metrics"`
 }
 
@@ -174,14 +186,23 @@ func (clineReader) read(s *Session, in *input, p *probe) error {
 	if err != nil {
 		return err
 	}
-	replies := st.replies
+	replies, fromUI := st.replies, false
 	if s.Header.ID == "" {
 		s.Header.ID = SessionID(s.Format, s.File)
 	}
 	if s.File != "" && s.File != "-" {
 		// Beside the file the session is named by, whether it was loaded
 		// from it or from memory (decompressed): the same either way.
-		clineUsage(s, filepath.Dir(s.File), replies)
+		fromUI = clineUsage(s, filepath.Dir(s.File), replies)
+	}
+	if !fromUI {
+		// The replies' own metrics; never both: the extension records a
+		// request in both places.
+		for i, u := range st.metrics {
+			if u != nil {
+				replies[i].Usage = u
+			}
+		}
 	}
 	s.src.body = &listDecoder{groups: st.c.groups, one: clineDecode}
 	return nil
@@ -193,6 +214,7 @@ type clineState struct {
 	c       *chain
 	names   map[string]string
 	replies []*Entry
+	metrics []*Usage // each reply's own metrics, nil where it has none
 	n       int
 }
 
@@ -213,11 +235,16 @@ func (st *clineState) message(raw []byte, off int64, line int) {
 	if e.Role == RoleAssistant {
 		mi := &m.ModelInfo.V
 		e.Provider, e.Model = firstOf(string(mi.ProviderID), string(mi.Provider)), firstOf(string(mi.ModelID), string(mi.ID))
+		var usage *Usage
 		if u := &m.Metrics.V; m.Metrics.Set {
-			e.Usage = &Usage{Input: float64(u.Input), Output: float64(u.Output), CacheRead: float64(u.CacheRead), CacheWrite: float64(u.CacheWrite)}
-			e.Usage.TotalTokens = e.Usage.Input + e.Usage.Output + e.Usage.CacheRead + e.Usage.CacheWrite
+			usage = &Usage{Input: float64(u.Input), Output: float64(u.Output), CacheRead: float64(u.CacheRead), CacheWrite: float64(u.CacheWrite)}
+			if t := &u.Tokens.V; u.Tokens.Set {
+				usage = &Usage{Input: float64(t.Prompt), Output: float64(t.Completion), CacheRead: float64(t.Cached)}
+			}
+			usage.TotalTokens = usage.Input + usage.Output + usage.CacheRead + usage.CacheWrite
 		}
 		st.replies = append(st.replies, e)
+		st.metrics = append(st.metrics, usage)
 	}
 	st.c.add(e)
 	st.c.turn(e, true)
@@ -243,15 +270,15 @@ func readSidecar(path string) []byte {
 
 // clineUsage gives the replies the tokens and cost of the API requests
 // ui_messages.json records, in order, and the models task_metadata.json
-// names.
-func clineUsage(s *Session, dir string, replies []*Entry) {
+// names; false when there is no ui_messages.json to read.
+func clineUsage(s *Session, dir string, replies []*Entry) bool {
 	var ui []struct {
 		TS   lnum `json:"ts"`
 		Say  lstr `json:"say"`
 		Text lstr `json:"text"`
 	}
 	if data := readSidecar(filepath.Join(dir, "ui_messages.json")); data == nil || json.Unmarshal(data, &ui, jsonOpts) != nil {
-		return
+		return false
 	}
 	var meta struct {
 		ModelUsage []struct {
@@ -290,6 +317,7 @@ func clineUsage(s *Session, dir string, replies []*Entry) {
 			}
 		}
 	}
+	return true
 }
 
 // clineUserInput is the CLI's wrapper of a prompt: <user_input
