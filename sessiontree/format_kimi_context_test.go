@@ -1,0 +1,52 @@
+package sessiontree
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Kimi CLI's context file (before its wire log): OpenAI-shaped messages
+// between its _checkpoint and _usage records, read as one branch, the
+// records bookkeeping, calls paired with their results.
+func TestKimiContext(t *testing.T) {
+	path := filepath.Join("testdata", "kimi", "context", "4f1c2d3e-0000-4000-8000-000000000001.jsonl")
+	s, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Format != FormatKimi || len(s.Entries) != 10 {
+		t.Fatalf("format %q, %d entries", s.Format, len(s.Entries))
+	}
+	var roles []string
+	book := 0
+	for _, e := range s.Path(s.Leaf) {
+		if e.Bookkeeping {
+			book++
+			continue
+		}
+		roles = append(roles, e.Role)
+	}
+	if strings.Join(roles, ",") != "user,assistant,toolResult,assistant" || book != 6 {
+		t.Errorf("roles %v, %d bookkeeping", roles, book)
+	}
+	if leaves, points := s.Shape(); leaves != 1 || points != 0 {
+		t.Errorf("shape: %d leaves, %d branch points", leaves, points)
+	}
+	res := s.Entries[6]
+	if res.Role != RoleToolResult || res.ToolName != "ReadFile" {
+		t.Errorf("result %+v", res)
+	}
+	b, err := s.Entries[4].Decode()
+	if err != nil || len(b.Message.Content) != 2 || b.Message.Content[1].Type != "toolCall" || b.Message.Content[1].Name != "ReadFile" {
+		t.Fatalf("reply %+v, %v", b, err)
+	}
+	if !strings.Contains(string(b.Message.Content[1].Arguments), "parse.py") {
+		t.Errorf("arguments %s", b.Message.Content[1].Arguments)
+	}
+	// A line of another format's shape is not claimed.
+	if _, err := Load([]byte(`{"role":"user","content":"hi"}`+"\n"), "x.jsonl"); err == nil {
+		t.Error("a bare message line was read as a session")
+	}
+}
