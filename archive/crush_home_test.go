@@ -65,3 +65,27 @@ func TestArchiveHomeFindsCrushProjects(t *testing.T) {
 		t.Errorf("crush sessions %v", titles)
 	}
 }
+
+// canopy archive ~ finds Aider's history in a project of the home.
+func TestArchiveHomeFindsAiderHistory(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	write(t, filepath.Join(home, ".pi", "agent", "sessions", "--work--", "s.jsonl"),
+		`{"type":"session","version":3,"id":"p1","timestamp":"2026-01-01T00:00:00Z","cwd":"/work"}`+"\n"+
+			`{"type":"message","id":"e1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hi pi"}}`+"\n")
+	write(t, filepath.Join(home, "src", "calc", ".aider.chat.history.md"), "\n# aider chat started at 2025-05-04 17:02:36\n\n"+
+		"> Aider v0.82.2  \n> Main model: gemini/gemini-2.5-pro-exp-03-25 with diff-fenced edit format  \n\n"+
+		"#### give me a quick overview of this repo  \n\nA calculator built with React.\n\n> Tokens: 3.2k sent, 222 received.  \n")
+	out := filepath.Join(dir, "out")
+	res := run(t, []string{home}, out, Options{})
+	if res.Sessions != 2 || len(res.Problems) > 0 {
+		t.Fatalf("%+v", res)
+	}
+	found := false
+	for _, s := range manifest(t, out).Sessions {
+		found = found || s.Format == "aider" && s.Title == "give me a quick overview of this repo"
+	}
+	if !found {
+		t.Errorf("no page for the Aider history: %+v", manifest(t, out).Sessions)
+	}
+}

@@ -56,6 +56,10 @@ type Agent struct {
 	// directory though its name is hidden, and a home's projects are
 	// looked through for them (internal/stores).
 	ProjectStoreDir string
+	// ProjectFile: it keeps a session as a file of this name in each
+	// project (Aider's <project>/.aider.chat.history.md): a home's
+	// projects are looked through for it (internal/stores).
+	ProjectFile string
 	// SnapshotPrefix: it may keep a session twice in one directory, as
 	// a transcript <id>.jsonl and a snapshot <prefix><id>.json of the
 	// same messages (Hermes Agent's session_<id>.json): TranscriptOf.
@@ -207,3 +211,14 @@ var ProjectStoreDirs = sync.OnceValue(func() []string {
 // IsProjectStoreDir tells the name of a directory in which an agent keeps
 // a project's store (Agent.ProjectStoreDir).
 func IsProjectStoreDir(name string) bool { return slices.Contains(ProjectStoreDirs(), name) }
+
+// ProjectFiles are the readers' Agent.ProjectFile, each once.
+var ProjectFiles = sync.OnceValue(func() []string {
+	var out []string
+	for _, r := range readers() {
+		if f := r.agent().ProjectFile; f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+})

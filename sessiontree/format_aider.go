@@ -39,8 +39,9 @@ const aiderRunMark = "# aider chat started at "
 const CustomAiderRun = "aider run"
 
 func (aiderReader) agent() Agent {
-	// Aider keeps its history in each repository, not below the home.
-	return Agent{Formats: []string{FormatAider}, EstimateCost: true}
+	// Aider keeps its history in each repository, not in a store below
+	// the home: a home's projects are looked through for it.
+	return Agent{Formats: []string{FormatAider}, EstimateCost: true, ProjectFile: ".aider.chat.history.md"}
 }
 
 func (aiderReader) detect(p *probe) bool {

@@ -20,8 +20,8 @@ var locations = sessiontree.StoreDirs()
 // In lists the agents' session stores in the directory dir, when dir is a
 // home directory holding any of them (or an agent's own directory,
 // ~/.claude, ~/.codex, ~/.pi); nil otherwise. Those an agent keeps in
-// each project (Crush's <project>/.crush) are looked for below a home,
-// in a bounded walk (projectStores). A home holds much else
+// each project (Crush's <project>/.crush, Aider's history file) are
+// looked for below a home, in a bounded walk (projectStores). A home holds much else
 // (projects' own .json and .jsonl files, caches, an agent's prompt
 // history) that is not sessions, and would take long to read through: a
 // caller given a home reads its stores instead.
@@ -69,13 +69,15 @@ var notProjects = map[string]bool{
 
 // projectStores are the directories in which agents keep a project's
 // store (sessiontree.ProjectStoreDirs: Crush's <project>/.crush) holding
-// a database of theirs, in the projects below home: a walk breadth
+// a database of theirs, and the session files agents keep in a project
+// (sessiontree.ProjectFiles: Aider's <project>/.aider.chat.history.md),
+// in the home and the projects below it: a walk breadth
 // first, in lexical order, that enters no hidden directory, no link and
 // none of notProjects, at most depth levels down and maxDirs directories
 // read. A home's stores are found by name; a project's may be anywhere.
 func projectStores(home string, depth, limit int) []string {
-	names := sessiontree.ProjectStoreDirs()
-	if len(names) == 0 {
+	names, files := sessiontree.ProjectStoreDirs(), sessiontree.ProjectFiles()
+	if len(names) == 0 && len(files) == 0 {
 		return nil
 	}
 	type dir struct {
@@ -93,10 +95,13 @@ func projectStores(home string, depth, limit int) []string {
 		}
 		for _, e := range entries {
 			name := e.Name()
+			p := filepath.Join(d.path, name)
 			if !e.IsDir() { // a link is not a directory here: not followed
+				if e.Type().IsRegular() && slices.Contains(files, name) {
+					out = append(out, p) // a project's session file
+				}
 				continue
 			}
-			p := filepath.Join(d.path, name)
 			switch {
 			case slices.Contains(names, name):
 				if holdsStore(p) {

@@ -17,9 +17,10 @@ func touch(t *testing.T, p string) {
 	}
 }
 
-// Crush keeps a store in each project (<project>/.crush/crush.db): a
-// home's projects are looked through for them, within bounds, and only
-// .crush directories holding a database count.
+// Crush keeps a store in each project (<project>/.crush/crush.db), Aider
+// its history (<project>/.aider.chat.history.md): a home's projects are
+// looked through for them, within bounds, and only .crush directories
+// holding a database count.
 func TestProjectStoresOfAHome(t *testing.T) {
 	h := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(h, ".claude", "projects"), 0o755); err != nil {
@@ -32,12 +33,14 @@ func TestProjectStoresOfAHome(t *testing.T) {
 	touch(t, filepath.Join(h, ".cache", "y", ".crush", "crush.db"))
 	touch(t, filepath.Join(h, "a", "b", "c", "d", "e", ".crush", "crush.db")) // too deep
 	touch(t, filepath.Join(h, "a", "b", "c", "d", ".crush", "crush.db"))
+	touch(t, filepath.Join(h, "src", "calc", ".aider.chat.history.md"))
+	touch(t, filepath.Join(h, "src", "calc", "node_modules", "x", ".aider.chat.history.md"))
 	var got []string
 	for _, p := range In(h) {
 		rel, _ := filepath.Rel(h, p)
 		got = append(got, filepath.ToSlash(rel))
 	}
-	want := []string{".claude/projects", "work/.crush", "src/app/.crush", "a/b/c/d/.crush"} // breadth first
+	want := []string{".claude/projects", "work/.crush", "src/app/.crush", "src/calc/.aider.chat.history.md", "a/b/c/d/.crush"} // breadth first
 	if !slices.Equal(got, want) {
 		t.Errorf("stores %v, want %v", got, want)
 	}
