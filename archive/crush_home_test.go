@@ -59,6 +59,10 @@ func TestArchiveHomeFindsCrushProjects(t *testing.T) {
 	for _, s := range manifest(t, out).Sessions {
 		if s.Format == "crush" {
 			titles = append(titles, s.Title)
+			// Named after its project, in no hidden directory.
+			if !strings.HasPrefix(s.Page, "sessions/app/crush/crush.db/") && !strings.HasPrefix(s.Page, "sessions/lib/crush/crush.db/") {
+				t.Errorf("page %s", s.Page)
+			}
 		}
 	}
 	if strings.Join(titles, ",") != "App work,Lib work" && strings.Join(titles, ",") != "Lib work,App work" {

@@ -118,7 +118,7 @@ func (d *discovery) source(src string) {
 	case !fi.Mode().IsRegular():
 		d.problems = append(d.problems, Problem{src, export.NotRegular(fi.Mode())})
 	default:
-		d.found = append(d.found, Source{Path: src, Rel: filepath.Base(src), Format: formatByName(src), Explicit: true})
+		d.found = append(d.found, Source{Path: src, Rel: rootName(src), Format: formatByName(src), Explicit: true})
 	}
 }
 
@@ -144,10 +144,7 @@ func (d *discovery) walk(src string) {
 		}
 		return filepath.Join(src, rel)
 	}
-	base := filepath.Base(src)
-	if abs, err := filepath.Abs(src); err == nil {
-		base = filepath.Base(abs)
-	}
+	base := rootName(src)
 	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			d.problem(shown(p), err)
@@ -179,6 +176,26 @@ func (d *discovery) walk(src string) {
 	if err != nil {
 		d.problem(src, err)
 	}
+}
+
+// rootName is what a SRC is named in the archive: its base name; an
+// agent's store or session file kept in a project (Crush's
+// <project>/.crush, Aider's <project>/.aider.chat.history.md) is named
+// after its project, without the leading dot that would hide it
+// ("app/crush"), so that two projects' stores are told apart and no page
+// is in a hidden directory.
+func rootName(src string) string {
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		abs = src
+	}
+	base := filepath.Base(abs)
+	if sessiontree.IsProjectStoreDir(base) || slices.Contains(sessiontree.ProjectFiles(), base) {
+		if project := filepath.Base(filepath.Dir(abs)); project != "." && project != string(filepath.Separator) {
+			return project + "/" + strings.TrimPrefix(base, ".")
+		}
+	}
+	return base
 }
 
 // enter says whether the walk goes into the directory p: not into a
