@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,5 +49,26 @@ func TestKimiContext(t *testing.T) {
 	// A line of another format's shape is not claimed.
 	if _, err := Load([]byte(`{"role":"user","content":"hi"}`+"\n"), "x.jsonl"); err == nil {
 		t.Error("a bare message line was read as a session")
+	}
+}
+
+// An Aider history is named by its repository, the directory Aider keeps
+// it in, which is its project.
+func TestAiderNamedByRepository(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "calc")
+	path := filepath.Join(dir, ".aider.chat.history.md")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("\n# aider chat started at 2025-05-04 17:02:36\n\n#### hi  \n\nHello.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Header.ID != "calc" || s.Header.Cwd != dir {
+		t.Errorf("id %q, cwd %q", s.Header.ID, s.Header.Cwd)
 	}
 }
