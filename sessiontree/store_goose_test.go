@@ -180,3 +180,26 @@ func TestGooseSessionModel(t *testing.T) {
 		s.Close()
 	}
 }
+
+// An exported session names its provider and model as the database does
+// (provider_name, model_config): the replies are the model's, priced.
+func TestGooseExportModel(t *testing.T) {
+	doc := `{"id": "20251023_4", "working_dir": "/src", "name": "count", "created_at": "2025-10-23T07:10:00Z",
+  "accumulated_input_tokens": 12840, "accumulated_output_tokens": 610,
+  "provider_name": "anthropic", "model_config": {"model_name": "claude-sonnet-4-20250514", "context_limit": 200000},
+  "conversation": [
+    {"role": "user", "created": 1761203400, "content": [{"type": "text", "text": "how many lines of Go?"}]},
+    {"role": "assistant", "created": 1761203410, "content": [{"type": "text", "text": "4,211."}]}
+  ]}`
+	s, err := Load([]byte(doc), "export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := s.Entries[len(s.Entries)-1]
+	if reply.Model != "claude-sonnet-4-20250514" || reply.Provider != "anthropic" {
+		t.Errorf("reply model %q/%q", reply.Provider, reply.Model)
+	}
+	if st := s.Stats(s.Entries); st.Usage.Input != 12840 || st.EstimatedCost <= 0 {
+		t.Errorf("usage %+v, estimated %v", st.Usage, st.EstimatedCost)
+	}
+}
