@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // openCodeFiles reads a session of OpenCode's storage tree, as versions
@@ -42,6 +43,8 @@ type ocSessionInfo struct {
 	Time      ocTime `json:"time"`
 	Type      *lstr  `json:"type"`
 	Entries   *lstr  `json:"entries"`
+	// Revert is a pending /undo: {"messageID", ...} (ocRevertFrom).
+	Revert jsontext.Value `json:"revert"`
 }
 
 // openCodeInfo reads the input's start as a session's info: one small
@@ -97,7 +100,11 @@ func (openCodeFiles) read(s *Session, in *input, p *probe) error {
 		}
 		out = append(out, om)
 	}
-	writeOpenCode(w, out)
+	revert := ""
+	if len(info.Revert) > 0 && info.Revert[0] == '{' {
+		revert = string(info.Revert)
+	}
+	writeOpenCode(w, out, ocRevertFrom(revert, out))
 	return loadDocument(s, in, w.bytes())
 }
 
