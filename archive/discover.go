@@ -78,6 +78,7 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 		uniq = slices.DeleteFunc(uniq, func(s Source) bool { return twins[s.Path] && !s.Explicit })
 	}
 	uniq, more := expandStores(uniq)
+	uniq = dropStoreTwins(uniq)
 	markTranscripts(uniq, d.locks)
 	problems := append(append(d.problems, more...), labelGatewayTranscripts(uniq)...)
 	return uniq, problems
@@ -240,4 +241,25 @@ func formatByName(name string) string {
 		return FormatStore
 	}
 	return ""
+}
+
+// dropStoreTwins passes over a file holding a session that a database
+// found too holds (sessiontree.StoreTwin: OpenCode's storage/ files,
+// copied into opencode.db): it is archived once, from the database,
+// unless the file was named on the command line.
+func dropStoreTwins(found []Source) []Source {
+	inStore := map[[2]string]bool{}
+	for _, s := range found {
+		if s.Session != "" {
+			file, _ := storeFile(s.Path)
+			inStore[[2]string{filepath.Clean(file), s.Session}] = true
+		}
+	}
+	if len(inStore) == 0 {
+		return found
+	}
+	return slices.DeleteFunc(found, func(s Source) bool {
+		db, id, ok := sessiontree.StoreTwin(s.Path)
+		return ok && !s.Explicit && s.Session == "" && inStore[[2]string{filepath.Clean(db), id}]
+	})
 }

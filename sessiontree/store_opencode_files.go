@@ -157,3 +157,19 @@ func readSmall(path string) ([]byte, error) {
 	}
 	return data, err
 }
+
+// StoreTwin is, for a file that holds a session an agent's database may
+// hold too, that database's path and the session's id there: OpenCode
+// 1.2 copied its storage/ tree into opencode.db beside it and left the
+// files, so a session of before then is in both
+// (<dir>/storage/session/<project>/<id>.json and <dir>/opencode.db). A
+// session found both ways is one session, read from the database.
+func StoreTwin(path string) (db, id string, ok bool) {
+	id, isJSON := strings.CutSuffix(filepath.Base(path), ".json")
+	session := filepath.Dir(filepath.Dir(path))
+	storage := filepath.Dir(session)
+	if !isJSON || !strings.HasPrefix(id, "ses_") || filepath.Base(session) != "session" || filepath.Base(storage) != "storage" {
+		return "", "", false
+	}
+	return filepath.Join(filepath.Dir(storage), "opencode.db"), id, true
+}
