@@ -223,6 +223,11 @@ func describe(pk *sessiontree.Peeker, f file) (Session, error) {
 		return Session{}, fmt.Errorf("not a regular file: %w", sessiontree.ErrNotSession)
 	}
 	p, err := peek(pk, fh, fi.Size())
+	if _, _, twin := sessiontree.StoreTwin(f.path); err != nil && twin && errors.Is(err, sessiontree.ErrNotSession) {
+		// An OpenCode storage/ info file: its messages are files beside
+		// it, which a peek at the file alone does not see.
+		p, err = sessiontree.PeekFile(f.path)
+	}
 	if err != nil {
 		return Session{}, err
 	}

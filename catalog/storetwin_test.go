@@ -43,9 +43,8 @@ func ocHome(t *testing.T) string {
 }
 
 // A session OpenCode keeps both in opencode.db and in its storage/ files
-// is listed once, as the database's. (A session only in the files is not
-// listed at all: canopy list peeks at a file alone, and an info file's
-// messages are in the files beside it.)
+// is listed once, as the database's; one only in the files is listed
+// (its info file read with the messages beside it).
 func TestListOpenCodeStoreTwins(t *testing.T) {
 	dir := ocHome(t)
 	got, _ := List([]string{dir}, 0)
@@ -54,7 +53,7 @@ func TestListOpenCodeStoreTwins(t *testing.T) {
 		rows = append(rows, s.ID+" "+filepath.Base(s.Path))
 	}
 	sort.Strings(rows)
-	if want := "ses_both opencode.db,ses_new opencode.db"; strings.Join(rows, ",") != want {
+	if want := "ses_both opencode.db,ses_files ses_files.json,ses_new opencode.db"; strings.Join(rows, ",") != want {
 		t.Errorf("listed %v, want %s", rows, want)
 	}
 }
