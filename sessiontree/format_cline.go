@@ -215,7 +215,50 @@ type clineState struct {
 	names   map[string]string
 	replies []*Entry
 	metrics []*Usage // each reply's own metrics, nil where it has none
+	pending []string // the last reply's calls not yet answered
 	n       int
+}
+
+// clineResultHead is the first line Cline gives a tool's result when it
+// sends it back as text: "[read_file for 'a.cs'] Result:",
+// "[attempt_completion] Result:".
+var clineResultHead = regexp.MustCompile(`^\[([A-Za-z_][\w-]*)(?: for [^\n]*?)?\] Result:`)
+
+// toolResult makes a user message that is a tool's result sent back as
+// text (Cline's way, with or without native calls) a tool result: of the
+// last reply's first call not yet answered, or, when the reply made none
+// (tools written as XML in its text), of the tool the head names. One
+// that carries the user's words (<feedback>, <answer>, <user_message>:
+// after attempt_completion or a question) stays a prompt.
+func (st *clineState) toolResult(e *Entry, content jsontext.Value) {
+	if e.Role != RoleUser {
+		return
+	}
+	var blocks []struct {
+		Type lstr `json:"type"`
+		Text lstr `json:"text"`
+	}
+	if len(content) == 0 || content[0] != '[' || json.Unmarshal(content, &blocks, jsonOpts) != nil || len(blocks) == 0 {
+		return
+	}
+	text := string(blocks[0].Text)
+	m := clineResultHead.FindStringSubmatch(text)
+	if m == nil || blocks[0].Type != "text" {
+		return
+	}
+	for _, tag := range []string{"<feedback>", "<answer>", "<user_message>"} {
+		for _, b := range blocks {
+			if strings.Contains(string(b.Text), tag) {
+				return
+			}
+		}
+	}
+	e.Role, e.ToolName = RoleToolResult, m[1]
+	if len(st.pending) > 0 {
+		e.ToolCallID = st.pending[0]
+		e.ToolName = firstOf(st.names[e.ToolCallID], m[1])
+		st.pending = st.pending[1:]
+	}
 }
 
 // message keeps the entry of one message: its id as written (the CLI's),
@@ -231,6 +274,7 @@ func (st *clineState) message(raw []byte, off int64, line int) {
 		return
 	}
 	anthMessageEntry(e, string(m.Role), m.Content, st.names)
+	st.toolResult(e, m.Content)
 	e.setTime("", float64(m.TS))
 	if e.Role == RoleAssistant {
 		mi := &m.ModelInfo.V
@@ -245,6 +289,7 @@ func (st *clineState) message(raw []byte, off int64, line int) {
 		}
 		st.replies = append(st.replies, e)
 		st.metrics = append(st.metrics, usage)
+		st.pending = append(st.pending[:0], e.CallIDs...)
 	}
 	st.c.add(e)
 	st.c.turn(e, true)
@@ -350,6 +395,16 @@ func clineDecode(e *Entry, raw []byte) (*Body, error) {
 	msg, err := anthMessage(e, m.Content, clinePrompt)
 	if err != nil {
 		return nil, err
+	}
+	if e.Role == RoleToolResult && msg.ToolName == "" {
+		// A result sent back as text (toolResult): its head line said
+		// which tool's; the card says it now.
+		msg.ToolCallID, msg.ToolName = e.ToolCallID, e.ToolName
+		if len(msg.Content) > 0 && msg.Content[0].Type == "text" {
+			if loc := clineResultHead.FindStringIndex(msg.Content[0].Text); loc != nil {
+				msg.Content[0].Text = strings.TrimLeft(msg.Content[0].Text[loc[1]:], "\r\n")
+			}
+		}
 	}
 	msg.Content = dropEmptyText(msg.Content)
 	return &Body{Message: msg}, nil
