@@ -72,3 +72,21 @@ func TestAiderNamedByRepository(t *testing.T) {
 		t.Errorf("id %q, cwd %q", s.Header.ID, s.Header.Cwd)
 	}
 }
+
+// An Amp thread's working directory is its first tree's file: URI, its
+// escapes decoded.
+func TestAmpCwdDecoded(t *testing.T) {
+	doc := `{"v":57,"id":"T-3f1c","created":1757000000000,"title":"Fix failing test",
+ "messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"fix the failing test"}],"meta":{"sentAt":1757000001000}}],
+ "env":{"initial":{"trees":[{"displayName":"app","uri":"file:///home/u/my%20app"}]}}}`
+	s, err := Load([]byte(doc), "T-3f1c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Header.Cwd != "/home/u/my app" {
+		t.Errorf("cwd %q", s.Header.Cwd)
+	}
+	if got := filePath("relative/dir"); got != "relative/dir" {
+		t.Errorf("not a URI: %q", got)
+	}
+}
