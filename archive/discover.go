@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +67,18 @@ func Discover(srcs []string, skip ...string) ([]Source, []Problem) {
 		}
 		uniq = append(uniq, s)
 	}
+	// A session kept as a transcript and as a snapshot (Hermes Agent's
+	// <id>.jsonl and session_<id>.json) is archived once, as its
+	// transcript, unless the snapshot was named on the command line.
+	paths := make([]string, len(uniq))
+	for i, s := range uniq {
+		paths[i] = s.Path
+	}
+	if twins := sessiontree.SnapshotTwins(paths); twins != nil {
+		uniq = slices.DeleteFunc(uniq, func(s Source) bool { return twins[s.Path] && !s.Explicit })
+	}
 	uniq, more := expandStores(uniq)
+	uniq = dropStoreTwins(uniq)
 	markTranscripts(uniq, d.locks)
 	problems := append(append(d.problems, more...), labelGatewayTranscripts(uniq)...)
 	return uniq, problems
@@ -107,7 +119,7 @@ func (d *discovery) source(src string) {
 	case !fi.Mode().IsRegular():
 		d.problems = append(d.problems, Problem{src, export.NotRegular(fi.Mode())})
 	default:
-		d.found = append(d.found, Source{Path: src, Rel: filepath.Base(src), Format: formatByName(src), Explicit: true})
+		d.found = append(d.found, Source{Path: src, Rel: rootName(src), Format: formatByName(src), Explicit: true})
 	}
 }
 
@@ -133,10 +145,7 @@ func (d *discovery) walk(src string) {
 		}
 		return filepath.Join(src, rel)
 	}
-	base := filepath.Base(src)
-	if abs, err := filepath.Abs(src); err == nil {
-		base = filepath.Base(abs)
-	}
+	base := rootName(src)
 	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			d.problem(shown(p), err)
@@ -170,11 +179,32 @@ func (d *discovery) walk(src string) {
 	}
 }
 
+// rootName is what a SRC is named in the archive: its base name; an
+// agent's store or session file kept in a project (Crush's
+// <project>/.crush, Aider's <project>/.aider.chat.history.md) is named
+// after its project, without the leading dot that would hide it
+// ("app/crush"), so that two projects' stores are told apart and no page
+// is in a hidden directory.
+func rootName(src string) string {
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		abs = src
+	}
+	base := filepath.Base(abs)
+	if sessiontree.IsProjectStoreDir(base) || slices.Contains(sessiontree.ProjectFiles(), base) {
+		if project := filepath.Base(filepath.Dir(abs)); project != "." && project != string(filepath.Separator) {
+			return project + "/" + strings.TrimPrefix(base, ".")
+		}
+	}
+	return base
+}
+
 // enter says whether the walk goes into the directory p: not into a
-// hidden one below the root (.git, our staging directories), nor into
-// the archive's own output.
+// hidden one below the root (.git, our staging directories) unless an
+// agent keeps a project's store there (Crush's .crush), nor into the
+// archive's own output.
 func (d *discovery) enter(p string, root bool, name string) error {
-	if !root && strings.HasPrefix(name, ".") {
+	if !root && strings.HasPrefix(name, ".") && !sessiontree.IsProjectStoreDir(name) {
 		return fs.SkipDir
 	}
 	if abs, err := filepath.Abs(p); err == nil && d.skipped[abs] {
@@ -211,4 +241,25 @@ func formatByName(name string) string {
 		return FormatStore
 	}
 	return ""
+}
+
+// dropStoreTwins passes over a file holding a session that a database
+// found too holds (sessiontree.StoreTwin: OpenCode's storage/ files,
+// copied into opencode.db): it is archived once, from the database,
+// unless the file was named on the command line.
+func dropStoreTwins(found []Source) []Source {
+	inStore := map[[2]string]bool{}
+	for _, s := range found {
+		if s.Session != "" {
+			file, _ := storeFile(s.Path)
+			inStore[[2]string{filepath.Clean(file), s.Session}] = true
+		}
+	}
+	if len(inStore) == 0 {
+		return found
+	}
+	return slices.DeleteFunc(found, func(s Source) bool {
+		db, id, ok := sessiontree.StoreTwin(s.Path)
+		return ok && !s.Explicit && s.Session == "" && inStore[[2]string{filepath.Clean(db), id}]
+	})
 }

@@ -76,6 +76,7 @@ func Home() ([]string, error) {
 func List(dirs []string, jobs int) ([]Session, []Problem) {
 	files, problems := find(stores.Expand(dirs))
 	out, more := describeAll(files, jobs)
+	out = dropStoreTwins(out)
 	slices.SortFunc(out, func(a, b Session) int {
 		if c := b.last.Compare(a.last); c != 0 {
 			return c
@@ -83,6 +84,25 @@ func List(dirs []string, jobs int) ([]Session, []Problem) {
 		return strings.Compare(a.Path, b.Path)
 	})
 	return once(out), append(problems, more...)
+}
+
+// dropStoreTwins passes over a file's session that a database listed too
+// holds (sessiontree.StoreTwin: OpenCode's storage/ files, which its 1.2
+// copied into opencode.db): it is listed once, as the database's.
+func dropStoreTwins(sessions []Session) []Session {
+	inStore := map[[2]string]bool{}
+	for _, s := range sessions {
+		if s.InStore {
+			inStore[[2]string{filepath.Clean(s.Path), s.ID}] = true
+		}
+	}
+	if len(inStore) == 0 {
+		return sessions
+	}
+	return slices.DeleteFunc(sessions, func(s Session) bool {
+		db, id, ok := sessiontree.StoreTwin(s.Path)
+		return ok && !s.InStore && inStore[[2]string{filepath.Clean(db), id}]
+	})
 }
 
 // once keeps the first of sessions that are copies of one another: the
@@ -203,6 +223,11 @@ func describe(pk *sessiontree.Peeker, f file) (Session, error) {
 		return Session{}, fmt.Errorf("not a regular file: %w", sessiontree.ErrNotSession)
 	}
 	p, err := peek(pk, fh, fi.Size())
+	if _, _, twin := sessiontree.StoreTwin(f.path); err != nil && twin && errors.Is(err, sessiontree.ErrNotSession) {
+		// An OpenCode storage/ info file: its messages are files beside
+		// it, which a peek at the file alone does not see.
+		p, err = sessiontree.PeekFile(f.path)
+	}
 	if err != nil {
 		return Session{}, err
 	}

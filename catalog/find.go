@@ -55,7 +55,7 @@ func walk(root string) ([]file, []Problem) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, ".") || name == "subagents") {
+			if p != root && (strings.HasPrefix(name, ".") && !sessiontree.IsProjectStoreDir(name) || name == "subagents") {
 				return fs.SkipDir
 			}
 			return nil
@@ -69,8 +69,14 @@ func walk(root string) ([]file, []Problem) {
 		}
 		return nil
 	})
+	paths := make([]string, len(files))
 	for i := range files {
 		files[i].gateway = gateway[filepath.Dir(files[i].path)]
+		paths[i] = files[i].path
+	}
+	// A session kept as a transcript and as a snapshot is listed once.
+	if twins := sessiontree.SnapshotTwins(paths); twins != nil {
+		files = slices.DeleteFunc(files, func(f file) bool { return twins[f.path] })
 	}
 	return files, problems
 }

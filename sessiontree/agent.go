@@ -2,6 +2,7 @@ package sessiontree
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -49,7 +50,48 @@ type Agent struct {
 	// JSONL: a .json file met in a store is a session of it only when
 	// one of these reads it.
 	Document bool
+	// ProjectStoreDir: it keeps a store in each project, in a directory
+	// of this name inside the project's (Crush's <project>/.crush, which
+	// holds crush.db): a walk looking for sessions enters such a
+	// directory though its name is hidden, and a home's projects are
+	// looked through for them (internal/stores).
+	ProjectStoreDir string
+	// ProjectFile: it keeps a session as a file of this name in each
+	// project (Aider's <project>/.aider.chat.history.md): a home's
+	// projects are looked through for it (internal/stores).
+	ProjectFile string
+	// SnapshotPrefix: it may keep a session twice in one directory, as
+	// a transcript <id>.jsonl and a snapshot <prefix><id>.json of the
+	// same messages (Hermes Agent's session_<id>.json): TranscriptOf.
+	SnapshotPrefix string
 }
+
+// TranscriptOf is, for a file named as an agent names the snapshot of a
+// session it also keeps as a transcript (Agent.SnapshotPrefix), the path
+// of that transcript, which may or may not exist; "" for any other name.
+// A session kept both ways is one session: canopy list and canopy
+// archive read its transcript (it times each message) and pass over the
+// snapshot when the transcript is there.
+func TranscriptOf(path string) string {
+	base := filepath.Base(path)
+	for _, p := range snapshotPrefixes() {
+		if id, ok := strings.CutPrefix(base, p); ok && id != ".json" && strings.HasSuffix(id, ".json") {
+			return filepath.Join(filepath.Dir(path), strings.TrimSuffix(id, ".json")+".jsonl")
+		}
+	}
+	return ""
+}
+
+// snapshotPrefixes are the readers' Agent.SnapshotPrefix, made once.
+var snapshotPrefixes = sync.OnceValue(func() []string {
+	var out []string
+	for _, r := range readers() {
+		if p := r.agent().SnapshotPrefix; p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+})
 
 // AgentOf is what the reader of sessions of the format declares; the
 // zero Agent for a format no reader reads.
@@ -128,3 +170,55 @@ func SessionID(format, path string) string {
 	}
 	return ""
 }
+
+// SnapshotTwins are the paths, of those found, of snapshots whose
+// transcript was found too (TranscriptOf; a compressed transcript
+// counts): the ones to pass over, so that a session kept both ways is
+// listed and archived once.
+func SnapshotTwins(found []string) map[string]bool {
+	if len(snapshotPrefixes()) == 0 {
+		return nil
+	}
+	transcripts := map[string]bool{}
+	for _, p := range found {
+		if n := TrimCompressedExt(p); strings.HasSuffix(n, ".jsonl") {
+			transcripts[n] = true
+		}
+	}
+	var twins map[string]bool
+	for _, p := range found {
+		if t := TranscriptOf(p); t != "" && transcripts[t] {
+			if twins == nil {
+				twins = map[string]bool{}
+			}
+			twins[p] = true
+		}
+	}
+	return twins
+}
+
+// ProjectStoreDirs are the readers' Agent.ProjectStoreDir, each once.
+var ProjectStoreDirs = sync.OnceValue(func() []string {
+	var out []string
+	for _, r := range readers() {
+		if d := r.agent().ProjectStoreDir; d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+})
+
+// IsProjectStoreDir tells the name of a directory in which an agent keeps
+// a project's store (Agent.ProjectStoreDir).
+func IsProjectStoreDir(name string) bool { return slices.Contains(ProjectStoreDirs(), name) }
+
+// ProjectFiles are the readers' Agent.ProjectFile, each once.
+var ProjectFiles = sync.OnceValue(func() []string {
+	var out []string
+	for _, r := range readers() {
+		if f := r.agent().ProjectFile; f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+})

@@ -52,7 +52,7 @@ type reader interface {
 // pi's, which reports it line by line, or as not a session.
 func readers() []reader {
 	return append(storeReaders(), flueReader{}, claudeReader{}, codexReader{}, geminiReader{}, qwenReader{}, copilotReader{},
-		kimiReader{}, ampReader{}, cursorReader{}, hermesReader{}, clineReader{}, aiderReader{}, piReader{}, refusal{})
+		kimiReader{}, kimiContextReader{}, ampReader{}, cursorReader{}, hermesReader{}, clineReader{}, aiderReader{}, piReader{}, refusal{})
 }
 
 // inputKind is what the start of an input looks like (probe.classify).

@@ -32,6 +32,10 @@ func TestRefused(t *testing.T) {
 		{"pretty objects of another kind", "{\n\"x\": 1\n}\n{\n\"x\": 2\n}\n", "a JSON document of several lines with top-level members x"},
 		{"ChatGPT export, one line", `[{"title":"T","mapping":{"a":{"id":"a","parent":null}},"current_node":"a"}]`,
 			"a ChatGPT export (a JSON document, an array of conversations with members title, mapping, current_node)"},
+		// Gemini CLI's logs.json holds the prompts typed, no replies: not
+		// a session, and said to be what it is.
+		{"Gemini CLI prompt log", "[\n  {\n    \"sessionId\": \"s1\",\n    \"messageId\": 0,\n    \"type\": \"user\",\n    \"message\": \"hello\",\n    \"timestamp\": \"2025-07-01T10:00:00.000Z\"\n  }\n]\n",
+			"a Gemini CLI prompt log (logs.json: 1 prompt typed, kept for recall, without replies): not a session canopy reads; the session itself is the chat beside it, chats/session-*.json"},
 		{"one line array of objects", `[{"k":1},{"k":2}]`, "a JSON document, an array of 2 values, the first an object with members k"},
 		// A uuid alone is any log's: Hermes' trace events have uuid and
 		// parent_uuid, and no parentUuid or sessionId.

@@ -2,6 +2,7 @@ package sessiontree
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,8 +40,10 @@ const aiderRunMark = "# aider chat started at "
 const CustomAiderRun = "aider run"
 
 func (aiderReader) agent() Agent {
-	// Aider keeps its history in each repository, not below the home.
-	return Agent{Formats: []string{FormatAider}, EstimateCost: true}
+	// Aider keeps its history in each repository, not in a store below
+	// the home: a home's projects are looked through for it.
+	return Agent{Formats: []string{FormatAider}, EstimateCost: true, ProjectFile: ".aider.chat.history.md",
+		DirNamed: ".aider.chat.history.md"} // named by its repository
 }
 
 func (aiderReader) detect(p *probe) bool {
@@ -131,6 +134,13 @@ func (aiderReader) read(s *Session, in *input, p *probe) error {
 		data, base = data[len(bom):], len(bom)
 	}
 	s.Format, s.Version = FormatAider, 1
+	// Named by its repository, where Aider keeps it (the git root it ran
+	// in): the project.
+	if s.Header.ID = SessionID(s.Format, s.File); s.Header.ID != "" {
+		if abs, err := filepath.Abs(s.File); err == nil {
+			s.Header.Cwd = filepath.Dir(abs)
+		}
+	}
 	c := newChain(s)
 	var model string
 	var reply *Entry

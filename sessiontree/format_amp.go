@@ -2,6 +2,7 @@ package sessiontree
 
 import (
 	"errors"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -119,7 +120,7 @@ func (ampReader) read(s *Session, in *input, p *probe) error {
 				err = nil // an env of another shape names no directory
 			}
 			if t := env.Initial.Trees; len(t) > 0 {
-				s.Header.Cwd, _ = strings.CutPrefix(string(t[0].URI), "file://")
+				s.Header.Cwd = filePath(string(t[0].URI))
 			}
 		case "messages":
 			err = r.records(func(raw []byte, off int64, line int) {
@@ -203,4 +204,18 @@ func (ampReader) cut(s *Session) Cut {
 	return listCut{s: s, rewrite: anthRewrite(""), write: func(lines []cutLine) ([]byte, error) {
 		return writeDocument(s, "messages", lines)
 	}}
+}
+
+// filePath is the path a file: URI names, its escapes decoded
+// ("file:///home/u/my%20app" is /home/u/my app); a value that is not such
+// a URI is kept as it is.
+func filePath(uri string) string {
+	p, ok := strings.CutPrefix(uri, "file://")
+	if !ok {
+		return uri
+	}
+	if d, err := url.PathUnescape(p); err == nil {
+		return d
+	}
+	return p
 }

@@ -39,6 +39,11 @@ import (
 //     message's: its tokens and its cost as recorded (no estimate where
 //     Cline recorded one); the model is modelInfo's, else the last of
 //     task_metadata.json's model_usage at or before the request.
+//   - Without ui_messages.json, a reply's own metrics are its tokens:
+//     the CLI's {inputTokens, outputTokens, cacheReadTokens,
+//     cacheWriteTokens}, or the extension's (3.x) tokens {prompt,
+//     completion, cached}, read as input, output and cache reads (it
+//     records no cache writes); the cost is then estimated.
 type clineReader struct{}
 
 func (clineReader) agent() Agent {
@@ -146,6 +151,13 @@ type clineMessage struct {
 		Output     lnum `json:"outputTokens"`
 		CacheRead  lnum `json:"cacheReadTokens"`
 		CacheWrite lnum `json:"cacheWriteTokens"`
+		// The extension's (3.x): {prompt, completion, cached}, the
+		// request's uncached input, output and cache reads.
+		Tokens lobj[struct {
+			Prompt     lnum `json:"prompt"`
+			Completion lnum `json:"completion"`
+			Cached     lnum `json:"cached"`
+		}] `json:"tokens"`
 	}] `json:"metrics"`
 }
 
@@ -174,14 +186,23 @@ func (clineReader) read(s *Session, in *input, p *probe) error {
 	if err != nil {
 		return err
 	}
-	replies := st.replies
+	replies, fromUI := st.replies, false
 	if s.Header.ID == "" {
 		s.Header.ID = SessionID(s.Format, s.File)
 	}
 	if s.File != "" && s.File != "-" {
 		// Beside the file the session is named by, whether it was loaded
 		// from it or from memory (decompressed): the same either way.
-		clineUsage(s, filepath.Dir(s.File), replies)
+		fromUI = clineUsage(s, filepath.Dir(s.File), replies)
+	}
+	if !fromUI {
+		// The replies' own metrics; never both: the extension records a
+		// request in both places.
+		for i, u := range st.metrics {
+			if u != nil {
+				replies[i].Usage = u
+			}
+		}
 	}
 	s.src.body = &listDecoder{groups: st.c.groups, one: clineDecode}
 	return nil
@@ -193,7 +214,51 @@ type clineState struct {
 	c       *chain
 	names   map[string]string
 	replies []*Entry
+	metrics []*Usage // each reply's own metrics, nil where it has none
+	pending []string // the last reply's calls not yet answered
 	n       int
+}
+
+// clineResultHead is the first line Cline gives a tool's result when it
+// sends it back as text: "[read_file for 'a.cs'] Result:",
+// "[attempt_completion] Result:".
+var clineResultHead = regexp.MustCompile(`^\[([A-Za-z_][\w-]*)(?: for [^\n]*?)?\] Result:`)
+
+// toolResult makes a user message that is a tool's result sent back as
+// text (Cline's way, with or without native calls) a tool result: of the
+// last reply's first call not yet answered, or, when the reply made none
+// (tools written as XML in its text), of the tool the head names. One
+// that carries the user's words (<feedback>, <answer>, <user_message>:
+// after attempt_completion or a question) stays a prompt.
+func (st *clineState) toolResult(e *Entry, content jsontext.Value) {
+	if e.Role != RoleUser {
+		return
+	}
+	var blocks []struct {
+		Type lstr `json:"type"`
+		Text lstr `json:"text"`
+	}
+	if len(content) == 0 || content[0] != '[' || json.Unmarshal(content, &blocks, jsonOpts) != nil || len(blocks) == 0 {
+		return
+	}
+	text := string(blocks[0].Text)
+	m := clineResultHead.FindStringSubmatch(text)
+	if m == nil || blocks[0].Type != "text" {
+		return
+	}
+	for _, tag := range []string{"<feedback>", "<answer>", "<user_message>"} {
+		for _, b := range blocks {
+			if strings.Contains(string(b.Text), tag) {
+				return
+			}
+		}
+	}
+	e.Role, e.ToolName = RoleToolResult, m[1]
+	if len(st.pending) > 0 {
+		e.ToolCallID = st.pending[0]
+		e.ToolName = firstOf(st.names[e.ToolCallID], m[1])
+		st.pending = st.pending[1:]
+	}
 }
 
 // message keeps the entry of one message: its id as written (the CLI's),
@@ -209,15 +274,22 @@ func (st *clineState) message(raw []byte, off int64, line int) {
 		return
 	}
 	anthMessageEntry(e, string(m.Role), m.Content, st.names)
+	st.toolResult(e, m.Content)
 	e.setTime("", float64(m.TS))
 	if e.Role == RoleAssistant {
 		mi := &m.ModelInfo.V
 		e.Provider, e.Model = firstOf(string(mi.ProviderID), string(mi.Provider)), firstOf(string(mi.ModelID), string(mi.ID))
+		var usage *Usage
 		if u := &m.Metrics.V; m.Metrics.Set {
-			e.Usage = &Usage{Input: float64(u.Input), Output: float64(u.Output), CacheRead: float64(u.CacheRead), CacheWrite: float64(u.CacheWrite)}
-			e.Usage.TotalTokens = e.Usage.Input + e.Usage.Output + e.Usage.CacheRead + e.Usage.CacheWrite
+			usage = &Usage{Input: float64(u.Input), Output: float64(u.Output), CacheRead: float64(u.CacheRead), CacheWrite: float64(u.CacheWrite)}
+			if t := &u.Tokens.V; u.Tokens.Set {
+				usage = &Usage{Input: float64(t.Prompt), Output: float64(t.Completion), CacheRead: float64(t.Cached)}
+			}
+			usage.TotalTokens = usage.Input + usage.Output + usage.CacheRead + usage.CacheWrite
 		}
 		st.replies = append(st.replies, e)
+		st.metrics = append(st.metrics, usage)
+		st.pending = append(st.pending[:0], e.CallIDs...)
 	}
 	st.c.add(e)
 	st.c.turn(e, true)
@@ -243,15 +315,15 @@ func readSidecar(path string) []byte {
 
 // clineUsage gives the replies the tokens and cost of the API requests
 // ui_messages.json records, in order, and the models task_metadata.json
-// names.
-func clineUsage(s *Session, dir string, replies []*Entry) {
+// names; false when there is no ui_messages.json to read.
+func clineUsage(s *Session, dir string, replies []*Entry) bool {
 	var ui []struct {
 		TS   lnum `json:"ts"`
 		Say  lstr `json:"say"`
 		Text lstr `json:"text"`
 	}
 	if data := readSidecar(filepath.Join(dir, "ui_messages.json")); data == nil || json.Unmarshal(data, &ui, jsonOpts) != nil {
-		return
+		return false
 	}
 	var meta struct {
 		ModelUsage []struct {
@@ -290,6 +362,7 @@ func clineUsage(s *Session, dir string, replies []*Entry) {
 			}
 		}
 	}
+	return true
 }
 
 // clineUserInput is the CLI's wrapper of a prompt: <user_input
@@ -322,6 +395,16 @@ func clineDecode(e *Entry, raw []byte) (*Body, error) {
 	msg, err := anthMessage(e, m.Content, clinePrompt)
 	if err != nil {
 		return nil, err
+	}
+	if e.Role == RoleToolResult && msg.ToolName == "" {
+		// A result sent back as text (toolResult): its head line said
+		// which tool's; the card says it now.
+		msg.ToolCallID, msg.ToolName = e.ToolCallID, e.ToolName
+		if len(msg.Content) > 0 && msg.Content[0].Type == "text" {
+			if loc := clineResultHead.FindStringIndex(msg.Content[0].Text); loc != nil {
+				msg.Content[0].Text = strings.TrimLeft(msg.Content[0].Text[loc[1]:], "\r\n")
+			}
+		}
 	}
 	msg.Content = dropEmptyText(msg.Content)
 	return &Body{Message: msg}, nil

@@ -57,6 +57,7 @@ func (geminiReader) agent() Agent {
 		// <project hash>/chats/session-*.jsonl (and .json)
 		Dirs:         []string{".gemini/tmp"},
 		EstimateCost: true, NoModelUnbilled: true,
+		Document: true, // the older chats/session-*.json
 	}
 }
 

@@ -32,7 +32,8 @@ import (
 type hermesReader struct{}
 
 func (hermesReader) agent() Agent {
-	return Agent{Formats: []string{FormatHermes}, StateName: "Hermes record", Dirs: []string{".hermes/sessions"}, EstimateCost: true, Document: true}
+	return Agent{Formats: []string{FormatHermes}, StateName: "Hermes record", Dirs: []string{".hermes/sessions"}, EstimateCost: true, Document: true,
+		SnapshotPrefix: "session_"}
 }
 
 // detect: a transcript's first line is its session_meta; a snapshot is

@@ -83,30 +83,45 @@ type genaiFile struct {
 	FileURI  lstr `json:"fileUri"`
 }
 
+// genaiMaxNest is how deep genaiParts follows lists inside lists: the API
+// nests a PartListUnion once at most; what a file nests deeper is not
+// parts.
+const genaiMaxNest = 8
+
 // genaiParts reads a PartListUnion: a string, one part, or a list of
-// parts and strings. Anything else is no parts.
+// parts and strings (a list inside the list is read in place, to
+// genaiMaxNest levels; deeper lists are skipped). Anything else is no
+// parts. It does not recurse: a file nesting a million arrays costs no
+// stack.
 func genaiParts(raw jsontext.Value) []genaiPart {
-	switch {
-	case len(raw) == 0:
-		return nil
-	case raw[0] == '"':
-		return []genaiPart{{Text: lstr(jsonText(raw))}}
-	case raw[0] == '{':
-		var p genaiPart
-		if json.Unmarshal(raw, &p, jsonOpts) != nil {
-			return nil
+	type item struct {
+		v     jsontext.Value
+		depth int
+	}
+	var out []genaiPart
+	stack := []item{{raw, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		v := it.v
+		switch {
+		case len(v) == 0:
+		case v[0] == '"':
+			out = append(out, genaiPart{Text: lstr(jsonText(v))})
+		case v[0] == '{':
+			var p genaiPart
+			if json.Unmarshal(v, &p, jsonOpts) == nil {
+				out = append(out, p)
+			}
+		case v[0] == '[' && it.depth < genaiMaxNest:
+			var items []jsontext.Value
+			if json.Unmarshal(v, &items, jsonOpts) != nil {
+				continue
+			}
+			for i := len(items) - 1; i >= 0; i-- {
+				stack = append(stack, item{items[i], it.depth + 1})
+			}
 		}
-		return []genaiPart{p}
-	case raw[0] != '[':
-		return nil
-	}
-	var items []jsontext.Value
-	if json.Unmarshal(raw, &items, jsonOpts) != nil {
-		return nil
-	}
-	out := make([]genaiPart, 0, len(items))
-	for _, it := range items {
-		out = append(out, genaiParts(it)...)
 	}
 	return out
 }

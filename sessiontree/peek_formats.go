@@ -216,6 +216,24 @@ func peekDocument(r io.ReaderAt, size int64, format string) (Peek, error) {
 		return p, err
 	}
 	defer s.Close()
+	return peekSession(s, p), nil
+}
+
+// PeekFile is what canopy list shows of a session whose file alone does
+// not hold it (an OpenCode storage/ info file: its messages are files
+// beside it), loaded whole from its path.
+func PeekFile(path string) (Peek, error) {
+	s, err := LoadFileWith(path, LoadOptions{NoSHA256: true})
+	if err != nil {
+		return Peek{}, err
+	}
+	defer s.Close()
+	return peekSession(s, Peek{Format: s.Format, FormatVersion: s.FormatVersion}), nil
+}
+
+// peekSession fills p from a loaded session: its header, name, first
+// prompt and last time.
+func peekSession(s *Session, p Peek) Peek {
 	p.ID, p.Cwd, p.Started, p.Name = s.Header.ID, s.Header.Cwd, s.Header.Timestamp, s.Name
 	var last time.Time
 	for _, e := range s.Entries {
@@ -230,5 +248,5 @@ func peekDocument(r io.ReaderAt, size int64, format string) (Peek, error) {
 			}
 		}
 	}
-	return p, nil
+	return p
 }

@@ -226,6 +226,16 @@ func refuseDocument(v []byte, several bool) error {
 	if first != nil && first.hasAny(fMapping) {
 		return notSession("a ChatGPT export (" + what + ", an array of conversations with members " + names(first) + ")")
 	}
+	if first != nil && first.has&(fSessionID|fMessageID|fMessage) == fSessionID|fMessageID|fMessage && !first.messageParts {
+		// Gemini CLI's logs.json (~/.gemini/tmp/<project>/): the prompts
+		// typed, each {sessionId, messageId, type, message, timestamp},
+		// kept to recall them. No reply is in it: the session is its
+		// chat, chats/session-*.json beside it.
+		return notSessionError{
+			what: "a Gemini CLI prompt log (logs.json: " + plural(n, "prompt") + " typed, kept for recall, without replies)",
+			hint: "; the session itself is the chat beside it, chats/session-*.json",
+		}
+	}
 	switch {
 	case n == 0:
 		return notSession(what + ", an empty array")
@@ -308,4 +318,12 @@ func safeName(n string) string {
 		return `""`
 	}
 	return n
+}
+
+// plural is n and the word, made plural when n is not 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -21,7 +21,8 @@ type crushDB struct{}
 func (crushDB) format() string { return FormatCrush }
 
 func (crushDB) agent() Agent {
-	return Agent{Formats: []string{FormatCrush}, StateName: "Crush's records", StoreFiles: []string{"crush.db"}}
+	return Agent{Formats: []string{FormatCrush}, StateName: "Crush's records", StoreFiles: []string{"crush.db"},
+		ProjectStoreDir: ".crush"}
 }
 
 func (crushDB) match(t map[string]bool) bool {

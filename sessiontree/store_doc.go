@@ -60,6 +60,7 @@ type docEntry struct {
 	Timestamp    string      `json:"timestamp,omitempty"`
 	Message      *docMessage `json:"message,omitempty"`
 	Summary      string      `json:"summary,omitempty"`
+	FromID       string      `json:"fromId,omitempty"` // a branch summary's
 	TokensBefore float64     `json:"tokensBefore,omitempty"`
 	CustomType   string      `json:"customType,omitempty"`
 	Data         any         `json:"data,omitempty"`

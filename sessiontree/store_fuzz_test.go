@@ -17,7 +17,7 @@ func FuzzStoreRows(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		w := &docWriter{format: FormatOpenCode, session: "s"}
 		w.start(time.Time{}, "", "t", "", "")
-		writeOpenCode(w, []ocMessage{{id: "m1", data: a, parts: []ocRawPart{{"p1", b}, {"p2", a}}}, {id: "m2", data: b}})
+		writeOpenCode(w, []ocMessage{{id: "m1", data: a, parts: []ocRawPart{{"p1", b}, {"p2", a}}}, {id: "m2", data: b}}, len(a)%3-1)
 		writeCrushMessage(w, "c1", "assistant", a, "m", "p", 1, false)
 		writeCrushMessage(w, "c2", "tool", b, "", "", 1, true)
 		writeGooseMessage(w, "g1", "user", a, b, time.Time{})

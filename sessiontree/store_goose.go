@@ -69,15 +69,20 @@ func sqliteTime(s string) time.Time {
 }
 
 func (gooseDB) write(db *snapshot, id string, w *docWriter) error {
-	var title, dir, created string
-	var input, output float64
+	var title, dir, created, provider, modelConfig string
+	var input, output, cost float64
 	found := false
+	// Goose's newer schema records the session's provider and model
+	// (provider_name, model_config_json) and its cost (accumulated_cost):
+	// read where the columns are there.
 	err := db.each(`SELECT `+gooseName(db)+`, COALESCE(working_dir, ''), COALESCE(created_at, ''),
-		COALESCE(accumulated_input_tokens, input_tokens, 0), COALESCE(accumulated_output_tokens, output_tokens, 0)
+		COALESCE(accumulated_input_tokens, input_tokens, 0), COALESCE(accumulated_output_tokens, output_tokens, 0),
+		COALESCE(`+db.col("sessions", "provider_name", "''")+`, ''), COALESCE(`+db.col("sessions", "model_config_json", "''")+`, ''),
+		COALESCE(`+db.col("sessions", "accumulated_cost", "0")+`, 0)
 		FROM sessions WHERE id = ?`, []any{id},
 		func(scan func(...any) error) error {
 			found = true
-			return scan(&title, &dir, &created, &input, &output)
+			return scan(&title, &dir, &created, &input, &output, &provider, &modelConfig, &cost)
 		})
 	if err != nil {
 		return err
@@ -104,8 +109,31 @@ func (gooseDB) write(db *snapshot, id string, w *docWriter) error {
 	if err != nil {
 		return err
 	}
-	w.totals(lastReply, 0, input, output)
+	var mc struct {
+		Name lstr `json:"model_name"`
+	}
+	json.Unmarshal([]byte(modelConfig), &mc, jsonOpts)
+	w.replyModel(provider, string(mc.Name))
+	w.totals(lastReply, cost, input, output)
 	return nil
+}
+
+// replyModel gives the replies that name no model of their own the
+// session's provider and model (Goose's messages name none).
+func (w *docWriter) replyModel(provider, model string) {
+	if model == "" {
+		return
+	}
+	for i, line := range w.lines {
+		var e docEntry
+		if json.Unmarshal(line, &e) != nil || e.Message == nil || e.Message.Role != RoleAssistant || e.Message.Model != "" {
+			continue
+		}
+		e.Message.Provider, e.Message.Model = provider, model
+		if out, err := json.Marshal(e, docOpts); err == nil {
+			w.lines[i] = out
+		}
+	}
 }
 
 // gooseContent is one content of a Goose message.

@@ -68,6 +68,11 @@ type gooseSession struct {
 	CreatedAt    lstr `json:"created_at"`
 	InputTokens  lnum `json:"accumulated_input_tokens"`
 	OutputTokens lnum `json:"accumulated_output_tokens"`
+	Cost         lnum `json:"accumulated_cost"`
+	Provider     lstr `json:"provider_name"`
+	ModelConfig  lobj[struct {
+		Name lstr `json:"model_name"`
+	}] `json:"model_config"`
 	Conversation []struct {
 		ID       lstr           `json:"id"`
 		Role     lstr           `json:"role"`
@@ -98,7 +103,8 @@ func (gooseExport) read(s *Session, in *input, p *probe) error {
 			last = k
 		}
 	}
-	w.totals(last, 0, float64(g.InputTokens), float64(g.OutputTokens))
+	w.replyModel(string(g.Provider), string(g.ModelConfig.V.Name))
+	w.totals(last, float64(g.Cost), float64(g.InputTokens), float64(g.OutputTokens))
 	return loadDocument(s, in, w.bytes())
 }
 

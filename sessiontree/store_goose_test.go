@@ -143,3 +143,63 @@ func TestGooseLines(t *testing.T) {
 		t.Errorf("diagnostics %+v", s.Diagnostics)
 	}
 }
+
+// Goose's newer schema records the session's provider, model and cost:
+// the replies are the model's, and the cost is Goose's, else estimated.
+func TestGooseSessionModel(t *testing.T) {
+	schema := []string{
+		`CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '',
+		working_dir TEXT NOT NULL, created_at TIMESTAMP, updated_at TIMESTAMP, input_tokens INTEGER, output_tokens INTEGER,
+		accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER, accumulated_cost REAL, provider_name TEXT, model_config_json TEXT)`,
+		`CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
+		content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL, metadata_json TEXT)`,
+		`INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('s1', 'user', '[{"type":"text","text":"count the Go lines"}]', 1761203400)`,
+		`INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('s1', 'assistant', '[{"type":"text","text":"4,211 lines."}]', 1761203410)`,
+	}
+	for _, tc := range []struct {
+		name, row string
+		cost      float64
+		estimated bool
+	}{
+		{"no cost recorded", `INSERT INTO sessions VALUES ('s1', 'count', '', '/src', '2025-10-23 07:10:00', '2025-10-23 07:14:00', 0, 0, 12000, 600, NULL, 'anthropic', '{"model_name":"claude-sonnet-4-20250514","context_limit":200000}')`, 0, true},
+		{"cost recorded", `INSERT INTO sessions VALUES ('s1', 'count', '', '/src', '2025-10-23 07:10:00', '2025-10-23 07:14:00', 0, 0, 12000, 600, 0.045, 'anthropic', '{"model_name":"claude-sonnet-4-20250514"}')`, 0.045, false},
+	} {
+		path := makeDB(t, filepath.Join(t.TempDir(), "sessions.db"), false, append(schema, tc.row)...)
+		s, err := LoadFileWith(path, LoadOptions{Session: "s1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reply := s.Entries[len(s.Entries)-1]
+		st := s.Stats(s.Entries)
+		if reply.Model != "claude-sonnet-4-20250514" || reply.Provider != "anthropic" {
+			t.Errorf("%s: reply model %q/%q", tc.name, reply.Provider, reply.Model)
+		}
+		if st.Usage.Input != 12000 || st.Usage.Cost.Total != tc.cost || (st.EstimatedCost > 0) != tc.estimated {
+			t.Errorf("%s: usage %+v, estimated %v", tc.name, st.Usage, st.EstimatedCost)
+		}
+		s.Close()
+	}
+}
+
+// An exported session names its provider and model as the database does
+// (provider_name, model_config): the replies are the model's, priced.
+func TestGooseExportModel(t *testing.T) {
+	doc := `{"id": "20251023_4", "working_dir": "/src", "name": "count", "created_at": "2025-10-23T07:10:00Z",
+  "accumulated_input_tokens": 12840, "accumulated_output_tokens": 610,
+  "provider_name": "anthropic", "model_config": {"model_name": "claude-sonnet-4-20250514", "context_limit": 200000},
+  "conversation": [
+    {"role": "user", "created": 1761203400, "content": [{"type": "text", "text": "how many lines of Go?"}]},
+    {"role": "assistant", "created": 1761203410, "content": [{"type": "text", "text": "4,211."}]}
+  ]}`
+	s, err := Load([]byte(doc), "export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := s.Entries[len(s.Entries)-1]
+	if reply.Model != "claude-sonnet-4-20250514" || reply.Provider != "anthropic" {
+		t.Errorf("reply model %q/%q", reply.Provider, reply.Model)
+	}
+	if st := s.Stats(s.Entries); st.Usage.Input != 12840 || st.EstimatedCost <= 0 {
+		t.Errorf("usage %+v, estimated %v", st.Usage, st.EstimatedCost)
+	}
+}

@@ -3,6 +3,7 @@ package sessiontree
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -49,14 +50,15 @@ func (openCodeDB) list(db *snapshot) ([]StoreSession, error) {
 }
 
 func (openCodeDB) write(db *snapshot, id string, w *docWriter) error {
-	var title, dir, parent, version string
+	var title, dir, parent, version, revert string
 	var created int64
 	found := false
 	err := db.each(`SELECT COALESCE(title, ''), COALESCE(directory, ''), COALESCE(`+db.col("session", "parent_id", "''")+`, ''),
-		COALESCE(`+db.col("session", "version", "''")+`, ''), COALESCE(time_created, 0) FROM session WHERE id = ?`, []any{id},
+		COALESCE(`+db.col("session", "version", "''")+`, ''), COALESCE(time_created, 0),
+		COALESCE(`+db.col("session", "revert", "''")+`, '') FROM session WHERE id = ?`, []any{id},
 		func(scan func(...any) error) error {
 			found = true
-			return scan(&title, &dir, &parent, &version, &created)
+			return scan(&title, &dir, &parent, &version, &created, &revert)
 		})
 	if err != nil {
 		return err
@@ -96,8 +98,27 @@ func (openCodeDB) write(db *snapshot, id string, w *docWriter) error {
 	if err != nil {
 		return err
 	}
-	writeOpenCode(w, msgs)
+	writeOpenCode(w, msgs, ocRevertFrom(revert, msgs))
 	return nil
+}
+
+// ocRevertFrom is the index of the first message a pending revert undid
+// (the session's revert, {"messageID", "partID", "snapshot", "diff"},
+// which OpenCode's /undo sets and its next prompt clears, deleting the
+// messages then), or -1 when there is none.
+func ocRevertFrom(revert string, msgs []ocMessage) int {
+	var r struct {
+		MessageID lstr `json:"messageID"`
+	}
+	if revert == "" || json.Unmarshal([]byte(revert), &r, jsonOpts) != nil || r.MessageID == "" {
+		return -1
+	}
+	for i, m := range msgs {
+		if m.id == string(r.MessageID) {
+			return i
+		}
+	}
+	return -1
 }
 
 // ocMessage is one message as stored: its id, its info's JSON, its
@@ -203,7 +224,11 @@ type ocState struct {
 // reply per step (its cost and tokens those of the step's finish), each
 // followed by the results of its calls; a compaction is pi's compaction,
 // with the summary the agent wrote for it.
-func writeOpenCode(w *docWriter, msgs []ocMessage) {
+//
+// A pending revert (from >= 0: OpenCode's /undo) keeps the messages it
+// undid as a branch: they are written as they are, then a branch summary
+// follows the message before them, which the session's path ends at.
+func writeOpenCode(w *docWriter, msgs []ocMessage, from int) {
 	infos := make([]ocInfo, len(msgs))
 	summaries := map[string]string{} // a compaction's user message id: the summary written for it
 	for i, m := range msgs {
@@ -214,13 +239,24 @@ func writeOpenCode(w *docWriter, msgs []ocMessage) {
 			summaries[string(infos[i].ParentID)] = ocText(m.parts)
 		}
 	}
+	kept := ""
 	for i, m := range msgs {
+		if i == from {
+			kept = w.last
+		}
 		info := &infos[i]
 		if info.Role == "assistant" {
 			writeOpenCodeReply(w, m, info)
 			continue
 		}
 		writeOpenCodePrompt(w, m, info, summaries)
+	}
+	if from >= 0 {
+		undone := len(msgs) - from
+		w.last = kept
+		w.add(docEntry{Type: TypeBranchSummary, ID: "revert", FromID: msgs[from].id,
+			Summary: fmt.Sprintf("Undone with /undo: the %s from %s on, kept as the branch beside this one.",
+				plural(undone, "message"), msgs[from].id)}, time.Time{})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // openCodeFiles reads a session of OpenCode's storage tree, as versions
@@ -42,6 +43,8 @@ type ocSessionInfo struct {
 	Time      ocTime `json:"time"`
 	Type      *lstr  `json:"type"`
 	Entries   *lstr  `json:"entries"`
+	// Revert is a pending /undo: {"messageID", ...} (ocRevertFrom).
+	Revert jsontext.Value `json:"revert"`
 }
 
 // openCodeInfo reads the input's start as a session's info: one small
@@ -97,7 +100,11 @@ func (openCodeFiles) read(s *Session, in *input, p *probe) error {
 		}
 		out = append(out, om)
 	}
-	writeOpenCode(w, out)
+	revert := ""
+	if len(info.Revert) > 0 && info.Revert[0] == '{' {
+		revert = string(info.Revert)
+	}
+	writeOpenCode(w, out, ocRevertFrom(revert, out))
 	return loadDocument(s, in, w.bytes())
 }
 
@@ -149,4 +156,20 @@ func readSmall(path string) ([]byte, error) {
 		err = fmt.Errorf("%s: larger than %d bytes", path, maxOCFile)
 	}
 	return data, err
+}
+
+// StoreTwin is, for a file that holds a session an agent's database may
+// hold too, that database's path and the session's id there: OpenCode
+// 1.2 copied its storage/ tree into opencode.db beside it and left the
+// files, so a session of before then is in both
+// (<dir>/storage/session/<project>/<id>.json and <dir>/opencode.db). A
+// session found both ways is one session, read from the database.
+func StoreTwin(path string) (db, id string, ok bool) {
+	id, isJSON := strings.CutSuffix(filepath.Base(path), ".json")
+	session := filepath.Dir(filepath.Dir(path))
+	storage := filepath.Dir(session)
+	if !isJSON || !strings.HasPrefix(id, "ses_") || filepath.Base(session) != "session" || filepath.Base(storage) != "storage" {
+		return "", "", false
+	}
+	return filepath.Join(filepath.Dir(storage), "opencode.db"), id, true
 }

@@ -76,3 +76,21 @@ func TestExportDatabaseSession(t *testing.T) {
 		t.Errorf("list: %d %s", st, out)
 	}
 }
+
+// canopy usage DIR counts the sessions of a database in DIR (they failed
+// as "no such file"), and leaves no private copy of it behind.
+func TestUsageDatabase(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dir := t.TempDir()
+	openCodeDB(t, dir)
+	st, out, stderr := runCmd(t, dir, nil, "usage", "--by", "agent", dir)
+	if st != exitOK || stderr != "" {
+		t.Fatalf("usage: %d %s", st, stderr)
+	}
+	if !strings.Contains(out, "opencode ") || !strings.Contains(out, "$0.50") {
+		t.Errorf("usage of the database:\n%s", out)
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "canopy-db-*")); len(left) > 0 {
+		t.Errorf("private copies left: %v", left)
+	}
+}

@@ -104,6 +104,7 @@ func runUsage(e *env, args []string) int {
 // files counts the files found, read or not.
 func readUsage(ctx context.Context, dirs []string, since time.Time, workers int) (ss []spending.Session, files int, problems []archive.Problem, err error) {
 	found, problems := archive.Discover(dirs)
+	defer archive.CloseSources(found) // the databases' private copies
 	files = len(found)
 	var srcs []archive.Source
 	for _, src := range found {
@@ -157,7 +158,7 @@ func quietlySkipped(src archive.Source, err error) bool {
 
 // spendOf loads one session and returns what it spent.
 func spendOf(ctx context.Context, src archive.Source, since time.Time) (spending.Session, error) {
-	s, err := export.Load(ctx, export.Input{Path: src.Path})
+	s, err := archive.LoadSource(ctx, src)
 	if err != nil {
 		return spending.Session{}, err
 	}
@@ -165,6 +166,10 @@ func spendOf(ctx context.Context, src archive.Source, since time.Time) (spending
 	out := spending.Session{
 		Agent: spending.Agent(s.Format, src.Gateway != nil), Project: spending.Project(s, src.Path),
 		Spend: spending.Of(s, since),
+	}
+	if src.Session != "" { // a session of a database: its document's hash, and its id
+		out.Key = hex.EncodeToString(s.SHA256[:]) + "#session=" + src.Session
+		return out, nil
 	}
 	out.Key, err = fileKey(src.Path, s)
 	return out, err

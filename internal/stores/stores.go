@@ -6,6 +6,7 @@ package stores
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"canopy/sessiontree"
@@ -18,7 +19,9 @@ var locations = sessiontree.StoreDirs()
 
 // In lists the agents' session stores in the directory dir, when dir is a
 // home directory holding any of them (or an agent's own directory,
-// ~/.claude, ~/.codex, ~/.pi); nil otherwise. A home holds much else
+// ~/.claude, ~/.codex, ~/.pi); nil otherwise. Those an agent keeps in
+// each project (Crush's <project>/.crush, Aider's history file) are
+// looked for below a home, in a bounded walk (projectStores). A home holds much else
 // (projects' own .json and .jsonl files, caches, an agent's prompt
 // history) that is not sessions, and would take long to read through: a
 // caller given a home reads its stores instead.
@@ -42,7 +45,90 @@ func In(dir string) []string {
 			out = append(out, p)
 		}
 	}
+	if len(out) == 0 {
+		return nil // not a home: the caller walks it as it is
+	}
+	return append(out, projectStores(dir, maxDepth, maxDirs)...)
+}
+
+// The bounds of the walk for projects' stores below a home: projects
+// are rarely deeper than ~/src/org/repo, and a home's directories are
+// many; a walk past them would cost a listing more than a second.
+const (
+	maxDepth = 4     // directories below the home: ~/a/b/c/d/.crush
+	maxDirs  = 20000 // directories read, at most
+)
+
+// notProjects are directories that hold no one's project, only what tools
+// install or build: the walk does not enter them.
+var notProjects = map[string]bool{
+	"node_modules": true, "vendor": true, "target": true, "dist": true, "build": true,
+	"__pycache__": true, "venv": true, "site-packages": true, "Library": true,
+	"snap": true, "go": true, "AppData": true,
+}
+
+// projectStores are the directories in which agents keep a project's
+// store (sessiontree.ProjectStoreDirs: Crush's <project>/.crush) holding
+// a database of theirs, and the session files agents keep in a project
+// (sessiontree.ProjectFiles: Aider's <project>/.aider.chat.history.md),
+// in the home and the projects below it: a walk breadth
+// first, in lexical order, that enters no hidden directory, no link and
+// none of notProjects, at most depth levels down and maxDirs directories
+// read. A home's stores are found by name; a project's may be anywhere.
+func projectStores(home string, depth, limit int) []string {
+	names, files := sessiontree.ProjectStoreDirs(), sessiontree.ProjectFiles()
+	if len(names) == 0 && len(files) == 0 {
+		return nil
+	}
+	type dir struct {
+		path  string
+		depth int
+	}
+	var out []string
+	queue := []dir{{home, 0}}
+	for read := 0; len(queue) > 0 && read < limit; read++ {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d.path)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			p := filepath.Join(d.path, name)
+			if !e.IsDir() { // a link is not a directory here: not followed
+				if e.Type().IsRegular() && slices.Contains(files, name) {
+					out = append(out, p) // a project's session file
+				}
+				continue
+			}
+			switch {
+			case slices.Contains(names, name):
+				if holdsStore(p) {
+					out = append(out, p)
+				}
+			case strings.HasPrefix(name, "."), notProjects[name], d.depth+1 > depth:
+			default:
+				queue = append(queue, dir{p, d.depth + 1})
+			}
+		}
+	}
 	return out
+}
+
+// holdsStore tells a directory holding a file named as an agent names its
+// database.
+func holdsStore(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && sessiontree.IsStoreFile(e.Name()) {
+			return true
+		}
+	}
+	return false
 }
 
 // Expand replaces each directory of dirs that is a home (In) with the
