@@ -204,12 +204,13 @@ func (s *Session) preorder() []*Entry {
 // figSum adds up Figures entry by entry, as Stats counts them: the same
 // replies, calls, tokens, and cost (recorded, estimated, unknown).
 type figSum struct {
-	entries, turns, calls        int
-	tokens, recorded, estimated  float64
-	estimatedAny                 bool
-	unpriced, unrecorded, nUsage int
-	usageCost                    float64 // the replies' recorded cost (NoTokens)
-	first, last                  time.Time
+	entries, turns, calls       int
+	tokens, recorded, estimated float64
+	estimatedAny                bool
+	unpriced, nUsage            int
+	missing                     unrecorded
+	usageCost                   float64 // the replies' recorded cost (NoTokens)
+	first, last                 time.Time
 }
 
 func (f *figSum) add(e *Entry, x *estimator) {
@@ -237,9 +238,7 @@ func (f *figSum) add(e *Entry, x *estimator) {
 		case unpriced:
 			f.unpriced++
 		}
-		if x.on && e.Usage == nil && (e.Model != "" || !x.noModelFree) {
-			f.unrecorded++
-		}
+		f.missing.add(x, e)
 	}
 }
 
@@ -265,13 +264,13 @@ func (f *figSum) merge(o *figSum) {
 	f.estimated += o.estimated
 	f.estimatedAny = f.estimatedAny || o.estimatedAny
 	f.unpriced += o.unpriced
-	f.unrecorded += o.unrecorded
+	f.missing.merge(&o.missing)
 	f.span(o.first, o.last)
 }
 
 // figures is the sum as Figures, its cost as Stats.Cost says it.
 func (f *figSum) figures() Figures {
-	noTokens := f.unrecorded > 0 && f.tokens == 0 && f.usageCost == 0
+	noTokens := f.missing.any() && f.tokens == 0 && f.usageCost == 0
 	return Figures{Entries: f.entries, Turns: f.turns, ToolCalls: f.calls, Tokens: f.tokens,
 		First: f.first, Last: f.last,
 		Cost: Cost{USD: min(f.recorded+f.estimated, math.MaxFloat64), Estimated: f.estimatedAny,

@@ -58,7 +58,7 @@ func (s *Session) Statter() *Statter {
 // Stats is Session.Stats of entries.
 func (c *Statter) Stats(entries []*Entry) Stats {
 	st := Stats{Entries: len(entries), Messages: map[string]int{}, Models: []Model{}, UnpricedModels: []Model{}}
-	unrecorded := 0 // replies that record no usage, of a format whose cost is estimated from tokens
+	var missing unrecorded // replies that record no usage, of a format whose cost is estimated from tokens
 	est := &c.est
 	est.named = nil // each sum names its unpriced models
 	seen := map[Model]bool{}
@@ -80,9 +80,7 @@ func (c *Statter) Stats(entries []*Entry) Stats {
 				st.Usage.add(e.Usage)
 				addModel(Model{e.Provider, e.Model})
 				est.add(&st, e)
-				if est.on && e.Usage == nil && (e.Model != "" || !est.noModelFree) {
-					unrecorded++
-				}
+				missing.add(est, e)
 				switch e.StopReason {
 				case "error":
 					st.Errors++
@@ -102,7 +100,7 @@ func (c *Statter) Stats(entries []*Entry) Stats {
 		}
 	}
 	u := st.Usage
-	st.NoTokens = unrecorded > 0 && u.Input+u.Output+u.CacheRead+u.CacheWrite == 0 && u.Cost.Total == 0
+	st.NoTokens = missing.any() && u.Input+u.Output+u.CacheRead+u.CacheWrite == 0 && u.Cost.Total == 0
 	return st
 }
 
@@ -118,6 +116,41 @@ func (s *Session) UsageSince(since string, leaf *Entry) (st Stats, ok bool) {
 	}
 	return Stats{}, false
 }
+
+// unrecorded counts the replies of a format whose cost is estimated from
+// tokens that record no usage: when no reply records any, the cost is
+// unknown, not zero (Stats.NoTokens).
+type unrecorded struct {
+	named, modelless int // with a model; without one
+	modelled         int // replies with a model, usage or not
+}
+
+// add counts e, a reply. One with no model, of an agent that makes such
+// replies itself (NoModelUnbilled: Claude Code's API errors), is never
+// billed, unless no reply of the sum has a model: then nothing says what
+// ran them (a Copilot session that names no model).
+func (m *unrecorded) add(x *estimator, e *Entry) {
+	if e.Model != "" {
+		m.modelled++
+	}
+	if !x.on || e.Usage != nil {
+		return
+	}
+	if e.Model == "" && x.noModelFree {
+		m.modelless++
+	} else {
+		m.named++
+	}
+}
+
+func (m *unrecorded) merge(o *unrecorded) {
+	m.named += o.named
+	m.modelless += o.modelless
+	m.modelled += o.modelled
+}
+
+// any reports whether some reply should have recorded usage and did not.
+func (m *unrecorded) any() bool { return m.named > 0 || m.modelless > 0 && m.modelled == 0 }
 
 // estimator prices the messages of a format that records no cost, each
 // model looked up once.
