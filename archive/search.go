@@ -73,7 +73,9 @@ func (c *countedText) add(page string, data []byte, t *searchindex.Terms) {
 	sum := sha256.Sum256(data)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.text[page] = counted{hex.EncodeToString(sum[:]), t}
+	if c.text != nil { // not released
+		c.text[page] = counted{hex.EncodeToString(sum[:]), t}
+	}
 }
 
 // known records the hash of page's text file, kept as it was: its
@@ -84,7 +86,19 @@ func (c *countedText) known(page, sum string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.text[page] = counted{sum: sum}
+	if c.text != nil { // not released
+		c.text[page] = counted{sum: sum}
+	}
+}
+
+// release forgets the text files counted, once they are handed to Build.
+func (c *countedText) release() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.text = nil
 }
 
 // dictOf is the Dict the terms were counted with (nil: none were).
@@ -194,6 +208,8 @@ func (r *runner) buildSearch(rows []Session, dirOf func(page string) string, pre
 			return data, err
 		}
 	}
+	// The counted terms are in ss now, for Build to drop as it goes.
+	r.counted.release()
 	if known && prev != nil {
 		index, err := r.keepSearch(*prev, r.searchKey(ss, sums))
 		if err != nil || index != nil {

@@ -58,19 +58,29 @@ type shardPayload struct {
 // Build makes the index of ss (the meta file and the shards; the text
 // files are the caller's, made with the pages) with jobs sessions read at
 // once. The sessions' Terms, when given, were counted with d (nil: a new
-// Dict, and every session read from its text file). The same sessions
-// give the same bytes, whatever their order.
-func Build(ctx context.Context, ss []Session, jobs int, d *Dict) ([]File, error) {
+// Dict, and every session read from its text file); Build drops them
+// (sets Terms to nil) once it has their postings. The same sessions give
+// the same bytes, whatever their order.
+func Build(ctx context.Context, sessions []Session, jobs int, d *Dict) ([]File, error) {
 	if d == nil {
 		d = NewDict()
 	}
-	ss = slices.Clone(ss)
+	ss := make([]*Session, len(sessions))
+	for i := range sessions {
+		ss[i] = &sessions[i]
+	}
 	sort.Slice(ss, func(i, j int) bool { return ss[i].Page < ss[j].Page })
 	docs, hasText, err := countDocs(ctx, ss, jobs, d)
 	if err != nil {
 		return nil, err
 	}
 	post := postings(ss, docs, d)
+	// The counted terms are in the postings now: they go (an archive's
+	// are as many as its postings).
+	clear(docs)
+	for _, s := range ss {
+		s.Terms = nil
+	}
 	groups := shardGroups(post.terms, post.sizes)
 	files := make([]File, len(groups), len(groups)+1)
 	err = parallel(ctx, len(groups), jobs, func(i int) error {
@@ -127,7 +137,7 @@ func (p *postingList) of(i int) []uint32 {
 // postings gathers the postings of the sessions' terms (docs, by
 // session; nil for none) and of their titles' words, in two passes: one
 // counts each term's postings, the other writes them in place.
-func postings(ss []Session, docs []*Terms, d *Dict) *postingList {
+func postings(ss []*Session, docs []*Terms, d *Dict) *postingList {
 	p := &postingList{lengths: make([]int, len(ss))}
 	// Each title's terms, counted, numbered first (the Dict is then
 	// whole): those also in the session's text (added to its count

@@ -77,11 +77,11 @@ func (d *Dict) all() []string {
 // countDocs is each session's Terms: those given, counted by d, as they
 // are; the others counted from their text files, jobs at a time (nil for
 // a session with no text file); and whether each has a text file.
-func countDocs(ctx context.Context, ss []Session, jobs int, d *Dict) ([]*Terms, []bool, error) {
+func countDocs(ctx context.Context, ss []*Session, jobs int, d *Dict) ([]*Terms, []bool, error) {
 	docs := make([]*Terms, len(ss))
 	has := make([]bool, len(ss))
 	err := parallel(ctx, len(ss), jobs, func(i int) error {
-		s := &ss[i]
+		s := ss[i]
 		if s.Terms != nil && s.Terms.dict == d {
 			docs[i], has[i] = s.Terms, true
 			return nil
