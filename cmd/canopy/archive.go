@@ -84,13 +84,9 @@ func runArchive(e *env, args []string) int {
 		}
 	}
 	if *cpuProfile != "" {
-		if err := checkOutputs(fs.Args(), output{*cpuProfile, gzipHead}); err != nil {
-			printLine(e.stderr, "canopy archive: CPU profile: %v", err)
-			return exitFail
-		}
-		stop, err := startCPUProfile(*cpuProfile)
+		stop, err := archiveProfile(fs.Args(), *cpuProfile)
 		if err != nil {
-			printLine(e.stderr, "canopy: %v", err)
+			printLine(e.stderr, "canopy archive: %v", err)
 			return exitFail
 		}
 		defer stop()
@@ -105,6 +101,16 @@ func runArchive(e *env, args []string) int {
 		return exitFail
 	}
 	return reportArchive(e, res, *out, *doRedact)
+}
+
+// archiveProfile starts the CPU profile of a run (--cpuprofile) into
+// path, which must not be one of the sources nor a file canopy did not
+// make.
+func archiveProfile(srcs []string, path string) (stop func(), err error) {
+	if err := checkOutputs(srcs, output{path, gzipHead}); err != nil {
+		return nil, fmt.Errorf("CPU profile: %w", err)
+	}
+	return startCPUProfile(path)
 }
 
 // reportArchive tells what a run did: the files skipped, the stale pages,

@@ -277,3 +277,33 @@ func TestExportCPUProfile(t *testing.T) {
 	}
 	assertUnchanged(t, path, data)
 }
+
+// TestArchiveCPUProfile: archive's --cpuprofile (hidden, as export's)
+// writes a gzip-compressed profile, never over a file canopy did not
+// make.
+func TestArchiveCPUProfile(t *testing.T) {
+	dir, path, data := sessionCopy(t)
+	src, out := filepath.Dir(path), t.TempDir()
+	prof := filepath.Join(out, "cpu.prof")
+	if st, _, stderr := runCmd(t, dir, nil, "archive", "--quiet", "--cpuprofile", prof, src, "-o", filepath.Join(out, "a")); st != exitOK {
+		t.Fatalf("exit %d; stderr: %s", st, stderr)
+	}
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("%s is not a gzip-compressed profile: %v", prof, err)
+	}
+	notes := filepath.Join(out, "notes.txt")
+	if err := os.WriteFile(notes, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _, stderr := runCmd(t, dir, nil, "archive", "--quiet", "--cpuprofile", notes, src, "-o", filepath.Join(out, "b"))
+	if st != exitFail || !strings.Contains(stderr, "CPU profile") {
+		t.Errorf("a profile over notes.txt: exit %d, stderr %q", st, stderr)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "mine" {
+		t.Error("notes.txt was overwritten")
+	}
+	if _, help, _ := runCmd(t, dir, nil, "archive", "--help"); strings.Contains(help, "cpuprofile") {
+		t.Error("archive --help lists --cpuprofile, a flag for building canopy")
+	}
+	assertUnchanged(t, path, data)
+}
