@@ -168,12 +168,23 @@ func flagError(format string, args ...any) error {
 // flags; any other names the file or the step it failed in.
 func Export(ctx context.Context, j Job) error {
 	renderer := j.startRenderer()
-	redactor, scan := startScan(j.In.Path, j.startRedactor())
-	s, err := Load(ctx, j.In)
-	if err != nil {
+	redactor, scan := startScan(j.In.Path, j.startRedactor(), !j.KeepSecrets && !j.Scope.Active())
+	in := j.In
+	if scan != nil {
+		in.stop = scan.stop
+		beforeLoad(scan)
+	}
+	s, err := Load(ctx, in)
+	if errors.Is(err, sessiontree.ErrStopped) {
+		s = nil // the scan found credentials: useScan loads the redacted bytes
+	} else if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer func() {
+		if s != nil {
+			s.Close() // the session prepared, once useScan has chosen it
+		}
+	}()
 	if redactor != nil {
 		m := <-redactor
 		if m.err != nil {
@@ -182,7 +193,15 @@ func Export(ctx context.Context, j Job) error {
 		j.Redactor = m.r
 	}
 	if scan != nil {
-		if s, err = j.useScan(s, <-scan); err != nil {
+		sc := <-scan.result
+		if s == nil && !sc.redacts() {
+			// The credential detected was dropped by the rest of the
+			// scan: the file is loaded in place after all.
+			if s, err = Load(ctx, j.In); err != nil {
+				return err
+			}
+		}
+		if s, err = j.useScan(s, sc); err != nil {
 			return fmt.Errorf("%s: %w", j.In.Path, err)
 		}
 	}

@@ -168,28 +168,40 @@ func (r *Redactor) Text(s string) (string, Report) {
 
 // collect scans data and returns the secrets in input order.
 func (r *Redactor) collect(data []byte) []hit {
+	return r.collectFirst(data, nil)
+}
+
+// collectFirst is collect, calling first (when not nil) once, as soon as
+// a first secret is detected, before the scan is over. That secret may
+// yet be dropped (settle): first means "probably some".
+func (r *Redactor) collectFirst(data []byte, first func()) []hit {
 	workers := runtime.GOMAXPROCS(0)
 	if len(data) < parallelMin {
 		workers = 1
 	}
-	return r.collectWith(data, workers)
+	return r.collectWith(data, workers, first)
 }
 
-// collectWith is collect with the given number of workers: with fewer
-// than two, the scan and the detection take turns on one goroutine. The
-// hits are the same either way (TestWorkersSameHits).
-func (r *Redactor) collectWith(data []byte, workers int) []hit {
+// collectWith is collectFirst with the given number of workers: with
+// fewer than two, the scan and the detection take turns on one goroutine.
+// The hits are the same either way (TestWorkersSameHits).
+func (r *Redactor) collectWith(data []byte, workers int, first func()) []hit {
 	var hits []hit
 	var retracted [][2]int
 	if workers < 2 {
 		w := newWorker(r)
 		sc := &scanner{data: data,
-			emit:    func(u unit) { w.unit(data, u, &hits) },
+			emit: func(u unit) {
+				if w.unit(data, u, &hits); len(hits) > 0 && first != nil {
+					first()
+					first = nil
+				}
+			},
 			retract: func(a, b int) { retracted = append(retracted, [2]int{a, b}) },
 		}
 		sc.run()
 	} else {
-		hits, retracted = r.collectParallel(data, workers)
+		hits, retracted = r.collectParallel(data, workers, first)
 	}
 	return spread(data, settle(hits, retracted), r.foundAlone)
 }
@@ -201,7 +213,7 @@ type job struct {
 
 // collectParallel: the scanner cuts the input into batches of units,
 // workers detect, and results are gathered back in batch order.
-func (r *Redactor) collectParallel(data []byte, workers int) ([]hit, [][2]int) {
+func (r *Redactor) collectParallel(data []byte, workers int, first func()) ([]hit, [][2]int) {
 	const batchBytes, batchUnits = 256 << 10, 4096
 	jobs := make(chan job, workers*2)
 	order := make(chan chan []hit, workers*4)
@@ -254,7 +266,10 @@ func (r *Redactor) collectParallel(data []byte, workers int) ([]hit, [][2]int) {
 	}
 	var hits []hit
 	for rc := range order {
-		hits = append(hits, <-rc...)
+		if hits = append(hits, <-rc...); len(hits) > 0 && first != nil {
+			first()
+			first = nil
+		}
 	}
 	wg.Wait()
 	return hits, retracted
@@ -287,6 +302,32 @@ func settle(hits []hit, retracted [][2]int) []hit {
 func (r *Redactor) Scan(data []byte) Report {
 	rep, _ := number(r.collect(data), nil)
 	return rep
+}
+
+// Found is what a scan of some data found: the report Scan gives, and
+// where the secrets are, so that Apply replaces them without scanning
+// the data again (a second scan of an 85 MB session was 0.2 CPU-s).
+type Found struct {
+	Report Report
+	hits   []hit
+}
+
+// Find scans data as Scan does, keeping the places of the secrets for
+// Apply. first, when not nil, is called once (on Find's goroutine), as
+// soon as a first secret is detected, before the scan is over: a caller
+// may then stop work it would throw away if there were any. The secret that called it may yet be dropped by the rest of the
+// scan, which Report then says.
+func (r *Redactor) Find(data []byte, first func()) Found {
+	hits := r.collectFirst(data, first)
+	rep, _ := number(hits, nil)
+	return Found{Report: rep, hits: hits}
+}
+
+// Apply returns what Redact returns for data, which must be the data f
+// was found in: its secrets replaced by their markers (a copy of data
+// when there are none), and the same report as f's.
+func (f Found) Apply(data []byte) ([]byte, Report) {
+	return apply(data, f.hits, nil)
 }
 
 // number numbers the secrets in input order, one marker per distinct value

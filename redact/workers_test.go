@@ -44,10 +44,10 @@ func TestWorkersSameHits(t *testing.T) {
 			name string
 			data []byte
 		}{{"as is", data}, {"repeated", big}, {"repeated, broken", broken}} {
-			want := r.collectWith(in.data, 1)
+			want := r.collectWith(in.data, 1, nil)
 			found += len(want)
 			for _, workers := range []int{2, 8} {
-				if got := r.collectWith(in.data, workers); !slices.Equal(got, want) {
+				if got := r.collectWith(in.data, workers, nil); !slices.Equal(got, want) {
 					t.Errorf("%s, %s, %d workers: %d hits differ from one worker's %d", p, in.name, workers, len(got), len(want))
 				}
 			}
@@ -55,5 +55,39 @@ func TestWorkersSameHits(t *testing.T) {
 	}
 	if found < 1000 {
 		t.Errorf("only %d hits: the comparison needs findings", found)
+	}
+}
+
+// TestFindApply: Find's report is Scan's, Apply gives what Redact gives,
+// and first is called once when there is something to replace, whether
+// the input is scanned on one goroutine or on several.
+func TestFindApply(t *testing.T) {
+	r := newRedactor(t)
+	secret := `{"type":"message","content":"ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c"}` + "\n"
+	plain := `{"type":"message","content":"nothing to see here, nothing at all"}` + "\n"
+	for _, in := range []struct {
+		name string
+		data []byte
+		some bool
+	}{
+		{"small, none", []byte(plain), false},
+		{"small, one", []byte(plain + secret), true},
+		{"large, none", bytes.Repeat([]byte(plain), 3*parallelMin/len(plain)), false},
+		{"large, late", slices.Concat(bytes.Repeat([]byte(plain), 3*parallelMin/len(plain)), []byte(secret)), true},
+	} {
+		calls := 0
+		f := r.Find(in.data, func() { calls++ })
+		out, rep := f.Apply(in.data)
+		wantOut, wantRep := r.Redact(in.data)
+		if !bytes.Equal(out, wantOut) || len(rep.Findings) != len(wantRep.Findings) || len(f.Report.Findings) != len(wantRep.Findings) {
+			t.Errorf("%s: Find and Apply: %d bytes, %d findings (report %d); Redact: %d bytes, %d findings",
+				in.name, len(out), len(rep.Findings), len(f.Report.Findings), len(wantOut), len(wantRep.Findings))
+		}
+		if got := r.Scan(in.data); len(got.Findings) != len(f.Report.Findings) {
+			t.Errorf("%s: Find found %d, Scan %d", in.name, len(f.Report.Findings), len(got.Findings))
+		}
+		if (calls == 1) != in.some || calls > 1 {
+			t.Errorf("%s: first called %d times", in.name, calls)
+		}
 	}
 }
