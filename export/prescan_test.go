@@ -131,3 +131,39 @@ func TestScanStopsLoad(t *testing.T) {
 		t.Errorf("%d loads stopped by the scan, want 2 (page, markdown)", stopped)
 	}
 }
+
+// TestReadFile: readFile reads what os.ReadFile reads, and hands its
+// head function the file's first whole lines, at most headBytes of them.
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	line := bytes.Repeat([]byte("x"), 1000)
+	for _, c := range []struct {
+		name string
+		data []byte
+		head int // the length head is called with; -1: not called
+	}{
+		{"empty", nil, -1},
+		{"one line, no newline", []byte("abc"), -1},
+		{"one line", []byte("abc\n"), 4},
+		{"short", []byte("abc\ndef"), 4},
+		{"long", bytes.Repeat(append(line, '\n'), 3000), headBytes / 1001 * 1001},
+	} {
+		p := filepath.Join(dir, "f")
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := -1
+		data, err := readFile(p, func(h []byte) {
+			got = len(h)
+			if !bytes.Equal(h, c.data[:len(h)]) {
+				t.Errorf("%s: head is not the file's start", c.name)
+			}
+		})
+		if err != nil || !bytes.Equal(data, c.data) || got != c.head {
+			t.Errorf("%s: %d bytes of %d, head %d (want %d), %v", c.name, len(data), len(c.data), got, c.head, err)
+		}
+	}
+	if _, err := readFile(filepath.Join(dir, "none"), func([]byte) {}); err == nil {
+		t.Error("no error for a file that is not there")
+	}
+}
