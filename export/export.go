@@ -145,6 +145,12 @@ type Job struct {
 	// true, when what is rendered is a copy of it held in memory (cut down
 	// or redacted): the heap then holds that copy's bytes too.
 	Loaded func(s *sessiontree.Session, copy bool)
+	// Copying, when set, is told, before the load of the copy, that a
+	// redacted copy of the file (of size bytes) is to be loaded: the scan
+	// found credentials while the file loaded (prescan.go), and the heap
+	// is about to hold the file's bytes twice. The command sets its
+	// memory limit then, as Loaded does once the copy is loaded.
+	Copying func(size int64)
 	// FindSecrets: when Options has no Redactor, Export makes one while
 	// the session loads (its rules take a few milliseconds to build), so
 	// that credentials are found, and replaced unless KeepSecrets.
@@ -168,43 +174,11 @@ func flagError(format string, args ...any) error {
 // flags; any other names the file or the step it failed in.
 func Export(ctx context.Context, j Job) error {
 	renderer := j.startRenderer()
-	redactor, scan := startScan(j.In.Path, j.startRedactor(), !j.KeepSecrets && !j.Scope.Active())
-	in := j.In
-	if scan != nil {
-		in.stop = scan.stop
-		beforeLoad(scan)
-	}
-	s, err := Load(ctx, in)
-	if errors.Is(err, sessiontree.ErrStopped) {
-		s = nil // the scan found credentials: useScan loads the redacted bytes
-	} else if err != nil {
+	s, err := j.load(ctx)
+	if err != nil {
 		return err
 	}
-	defer func() {
-		if s != nil {
-			s.Close() // the session prepared, once useScan has chosen it
-		}
-	}()
-	if redactor != nil {
-		m := <-redactor
-		if m.err != nil {
-			return m.err
-		}
-		j.Redactor = m.r
-	}
-	if scan != nil {
-		sc := <-scan.result
-		if s == nil && !sc.redacts() {
-			// The credential detected was dropped by the rest of the
-			// scan: the file is loaded in place after all.
-			if s, err = Load(ctx, j.In); err != nil {
-				return err
-			}
-		}
-		if s, err = j.useScan(s, sc); err != nil {
-			return fmt.Errorf("%s: %w", j.In.Path, err)
-		}
-	}
+	defer s.Close()
 	if j.Loaded != nil {
 		j.Loaded(s, j.scanned.of(s) && j.scanned.redacted)
 	}

@@ -2,8 +2,10 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,6 +57,65 @@ type prescan struct {
 	stop chan struct{}
 }
 
+// load loads the session; with FindSecrets, a regular file is scanned
+// for credentials as it loads (startScan), and the session returned is
+// the one to prepare: loaded in place, or from the redacted bytes
+// (useScan). The caller closes it.
+func (j *Job) load(ctx context.Context) (*sessiontree.Session, error) {
+	var found func(size int64) // when the scan finds credentials; nil: the load runs on
+	if !j.KeepSecrets && !j.Scope.Active() {
+		found = func(size int64) {
+			if j.Copying != nil {
+				j.Copying(size)
+			}
+		}
+	}
+	redactor, scan := startScan(j.In.Path, j.startRedactor(), found)
+	in := j.In
+	if scan != nil {
+		in.stop = scan.stop
+		beforeLoad(scan)
+	}
+	s, err := Load(ctx, in)
+	if errors.Is(err, sessiontree.ErrStopped) {
+		s = nil // the scan found credentials: useScan loads the redacted bytes
+	} else if err != nil {
+		return nil, err
+	}
+	if redactor != nil {
+		m := <-redactor
+		if m.err != nil {
+			closeSession(s)
+			return nil, m.err
+		}
+		j.Redactor = m.r
+	}
+	if scan == nil {
+		return s, nil
+	}
+	sc := <-scan.result
+	if s == nil && !sc.redacts() {
+		// The credential detected was dropped by the rest of the scan:
+		// the file is loaded in place after all.
+		if s, err = Load(ctx, j.In); err != nil {
+			return nil, err
+		}
+	}
+	red, err := j.useScan(s, sc)
+	if err != nil {
+		closeSession(s)
+		return nil, fmt.Errorf("%s: %w", j.In.Path, err)
+	}
+	return red, nil
+}
+
+// closeSession closes s, if there is one.
+func closeSession(s *sessiontree.Session) {
+	if s != nil {
+		s.Close()
+	}
+}
+
 // beforeLoad is called before the load in place that scan may stop:
 // tests wait there for the scan to stop it.
 var beforeLoad = func(scan *prescan) {}
@@ -63,22 +124,27 @@ var beforeLoad = func(scan *prescan) {}
 // redactor that redactors gives, if that is one; nil when path is not a regular
 // file (standard input is in memory already: it is scanned there), nor
 // when it is compressed (its session is in memory once decompressed). It
-// passes the redactor on, once made. stopLoad: the load in place stops
-// once a credential is detected (the whole file is what is redacted).
-func startScan(path string, redactors <-chan made[*redact.Redactor], stopLoad bool) (redactor <-chan made[*redact.Redactor], scan *prescan) {
+// passes the redactor on, once made. With found, the load in place stops
+// once a credential is detected (the whole file is what is redacted),
+// and found is told the file's size then.
+func startScan(path string, redactors <-chan made[*redact.Redactor], found func(size int64)) (redactor <-chan made[*redact.Redactor], scan *prescan) {
 	if redactors == nil || path == "-" {
 		return redactors, nil
 	}
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || IsCompressed(path) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || IsCompressed(path) {
 		return redactors, nil // a compressed file's bytes are not the session's: scanned once decompressed
 	}
 	again := make(chan made[*redact.Redactor], 1)
 	out := make(chan *scanned, 1)
 	scan = &prescan{result: out}
 	var first func()
-	if stopLoad {
+	if found != nil {
 		scan.stop = make(chan struct{})
-		first = sync.OnceFunc(func() { close(scan.stop) })
+		first = sync.OnceFunc(func() {
+			close(scan.stop)
+			found(fi.Size())
+		})
 	}
 	go func() {
 		m := <-redactors
