@@ -360,15 +360,44 @@ func apply(data []byte, hits []hit, lineOf func(off int) int) ([]byte, Report) {
 		return slices.Clone(data), Report{Kinds: map[string]int{}}
 	}
 	rep, markers := number(hits, lineOf)
-	out := make([]byte, 0, len(data)+len(hits)*32)
-	last := 0
+	if len(data) < parallelMin || runtime.GOMAXPROCS(0) < 2 {
+		out := make([]byte, 0, len(data)+len(hits)*32)
+		return replace(out, data, 0, len(data), hits, markers), rep
+	}
+	// A large input is copied in two halves at once, the second from a
+	// place in the input outside every secret, to its place in the output:
+	// the copy of an 85 MB session was 30 ms on one core.
+	n := len(data)
+	for i, h := range hits {
+		n += len(markers[i]) - (h.end - h.start)
+	}
+	mid := len(data) / 2
+	k := sort.Search(len(hits), func(i int) bool { return hits[i].end > mid })
+	if k < len(hits) && hits[k].start < mid {
+		mid = hits[k].start // inside a secret: from its start
+	}
+	at := mid // where mid's byte goes
+	for i, h := range hits[:k] {
+		at += len(markers[i]) - (h.end - h.start)
+	}
+	out := make([]byte, n)
+	var wg sync.WaitGroup
+	wg.Go(func() { replace(out[at:at], data, mid, len(data), hits[k:], markers[k:]) })
+	replace(out[:0], data, 0, mid, hits[:k], markers[:k])
+	wg.Wait()
+	return out, rep
+}
+
+// replace appends data[from:to] to out, each of hits (all within it) by
+// its marker.
+func replace(out, data []byte, from, to int, hits []hit, markers []string) []byte {
+	last := from
 	for i, h := range hits {
 		out = append(out, data[last:h.start]...)
 		out = append(out, markers[i]...)
 		last = h.end
 	}
-	out = append(out, data[last:]...)
-	return out, rep
+	return append(out, data[last:to]...)
 }
 
 // --- per-goroutine detection ------------------------------------------------

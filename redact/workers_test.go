@@ -91,3 +91,38 @@ func TestFindApply(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyHalves: apply's copy of a large input in two halves gives the
+// bytes one pass gives: with secrets before the middle only, after it
+// only, across it, at its edges, and none in the half after.
+func TestApplyHalves(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdef"), 3*parallelMin/16)
+	mid := len(data) / 2
+	sec := func(start, n int) hit {
+		return hit{start: start, end: start + n, value: string(data[start : start+n]), kind: "k"}
+	}
+	for _, c := range []struct {
+		name string
+		hits []hit
+	}{
+		{"one, before", []hit{sec(10, 20)}},
+		{"one, after", []hit{sec(mid+10, 20)}},
+		{"across the middle", []hit{sec(5, 3), sec(mid-10, 20), sec(len(data)-30, 30)}},
+		{"ending at the middle", []hit{sec(mid-16, 16), sec(mid, 16)}},
+		{"starting at the middle", []hit{sec(mid, 48)}},
+		{"at both ends", []hit{sec(0, 16), sec(len(data)-16, 16)}},
+		{"many", func() (hs []hit) {
+			for i := 0; i+40 < len(data); i += 4099 {
+				hs = append(hs, sec(i, 40))
+			}
+			return hs
+		}()},
+	} {
+		got, _ := apply(data, c.hits, nil)
+		_, markers := number(c.hits, nil)
+		want := replace(nil, data, 0, len(data), c.hits, markers)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes differ from one pass's %d", c.name, len(got), len(want))
+		}
+	}
+}
