@@ -149,38 +149,51 @@ func startScan(path string, redactors <-chan made[*redact.Redactor], found func(
 	go func() {
 		m := <-redactors
 		again <- m
+		// Hashed as it is read, on the core the read leaves free.
+		pieces := make(chan []byte, 64)
+		hashed := make(chan [sha256.Size]byte, 1)
+		go func() {
+			h := sha256.New()
+			for p := range pieces {
+				h.Write(p)
+			}
+			var sum [sha256.Size]byte
+			h.Sum(sum[:0])
+			hashed <- sum
+		}()
 		data, err := readFile(path, func(head []byte) {
 			// The start of the file, scanned before the rest is read:
 			// a credential there stops the load in place at once.
 			if first != nil && m.err == nil {
 				m.r.Find(head, first)
 			}
-		})
+		}, func(p []byte) { pieces <- p })
+		close(pieces)
 		if err != nil || m.err != nil {
+			<-hashed
 			out <- &scanned{err: err}
 			return
 		}
 		sc := &scanned{data: data}
-		hashed := make(chan struct{})
-		go func() { // on the core the scan's serial part leaves free
-			sc.sum = sha256.Sum256(data)
-			close(hashed)
-		}()
 		sc.found = m.r.Find(data, first)
 		sc.rep = sc.found.Report
-		<-hashed
+		sc.sum = <-hashed
 		out <- sc
 	}()
 	return again, scan
 }
+
+// pieceBytes is the most readFile reads at a time past the head.
+const pieceBytes = 4 << 20
 
 // headBytes is how much of the file's start readFile hands to its head
 // function before it reads the rest.
 const headBytes = 1 << 20
 
 // readFile is os.ReadFile, calling head with the file's first lines
-// (about headBytes of them, those whole in it) before it reads the rest.
-func readFile(path string, head func([]byte)) ([]byte, error) {
+// (about headBytes of them, those whole in it) before it reads the rest,
+// and piece with each piece of the file as it is read, in order.
+func readFile(path string, head, piece func([]byte)) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -199,11 +212,13 @@ func readFile(path string, head func([]byte)) ([]byte, error) {
 	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
 		head(data[:i+1])
 	}
+	piece(data)
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
 		}
-		n, err := f.Read(data[len(data):cap(data)])
+		n, err := f.Read(data[len(data):min(cap(data), len(data)+pieceBytes)])
+		piece(data[len(data) : len(data)+n])
 		data = data[:len(data)+n]
 		if err == io.EOF {
 			return data, nil

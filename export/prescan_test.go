@@ -147,23 +147,25 @@ func TestReadFile(t *testing.T) {
 		{"one line", []byte("abc\n"), 4},
 		{"short", []byte("abc\ndef"), 4},
 		{"long", bytes.Repeat(append(line, '\n'), 3000), headBytes / 1001 * 1001},
+		{"longer than a piece", bytes.Repeat(append(line, '\n'), 3*pieceBytes/1000), headBytes / 1001 * 1001},
 	} {
 		p := filepath.Join(dir, "f")
 		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		got := -1
+		var pieces []byte
 		data, err := readFile(p, func(h []byte) {
 			got = len(h)
 			if !bytes.Equal(h, c.data[:len(h)]) {
 				t.Errorf("%s: head is not the file's start", c.name)
 			}
-		})
-		if err != nil || !bytes.Equal(data, c.data) || got != c.head {
-			t.Errorf("%s: %d bytes of %d, head %d (want %d), %v", c.name, len(data), len(c.data), got, c.head, err)
+		}, func(p []byte) { pieces = append(pieces, p...) })
+		if err != nil || !bytes.Equal(data, c.data) || got != c.head || !bytes.Equal(pieces, c.data) {
+			t.Errorf("%s: %d bytes of %d (pieces %d), head %d (want %d), %v", c.name, len(data), len(c.data), len(pieces), got, c.head, err)
 		}
 	}
-	if _, err := readFile(filepath.Join(dir, "none"), func([]byte) {}); err == nil {
+	if _, err := readFile(filepath.Join(dir, "none"), func([]byte) {}, func([]byte) {}); err == nil {
 		t.Error("no error for a file that is not there")
 	}
 }
