@@ -234,6 +234,12 @@ func (r *Redactor) collectParallel(data []byte, workers int, first func()) ([]hi
 		}
 		sc := &scanner{data: data,
 			emit: func(u unit) {
+				if u.flags&uEscaped == 0 && u.end-u.start < minSecretLen {
+					// Too short to hold a secret (scanString): most keys
+					// and many values, not handed to a worker at all. The
+					// scanner is the scan's one serial part.
+					return
+				}
 				batch = append(batch, u)
 				size += u.end - u.start
 				if size >= batchBytes || len(batch) >= batchUnits {
