@@ -191,7 +191,8 @@ const pieceBytes = 4 << 20
 const headBytes = 1 << 20
 
 // readFile is os.ReadFile, calling head with the file's first lines
-// (about headBytes of them, those whole in it) before it reads the rest,
+// (about headBytes of them, those whole in it) before it reads the rest
+// of a file over 4 headBytes,
 // and piece with each piece of the file as it is read, in order.
 func readFile(path string, head, piece func([]byte)) ([]byte, error) {
 	f, err := os.Open(path)
@@ -209,7 +210,9 @@ func readFile(path string, head, piece func([]byte)) ([]byte, error) {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, err
 	}
-	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+	if i := bytes.LastIndexByte(data, '\n'); i >= 0 && size > 4*headBytes {
+		// A smaller file is scanned whole soon enough: its head scanned
+		// first was a second scan of most of it.
 		head(data[:i+1])
 	}
 	piece(data)

@@ -133,7 +133,8 @@ func TestScanStopsLoad(t *testing.T) {
 }
 
 // TestReadFile: readFile reads what os.ReadFile reads, and hands its
-// head function the file's first whole lines, at most headBytes of them.
+// head function the first whole lines, at most headBytes of them, of a
+// file over 4 headBytes.
 func TestReadFile(t *testing.T) {
 	dir := t.TempDir()
 	line := bytes.Repeat([]byte("x"), 1000)
@@ -144,9 +145,10 @@ func TestReadFile(t *testing.T) {
 	}{
 		{"empty", nil, -1},
 		{"one line, no newline", []byte("abc"), -1},
-		{"one line", []byte("abc\n"), 4},
-		{"short", []byte("abc\ndef"), 4},
-		{"long", bytes.Repeat(append(line, '\n'), 3000), headBytes / 1001 * 1001},
+		{"one line", []byte("abc\n"), -1},
+		{"short", []byte("abc\ndef"), -1},
+		{"long", bytes.Repeat(append(line, '\n'), 3000), -1},
+		{"over 4 heads", bytes.Repeat(append(line, '\n'), 5*headBytes/1000), headBytes / 1001 * 1001},
 		{"longer than a piece", bytes.Repeat(append(line, '\n'), 3*pieceBytes/1000), headBytes / 1001 * 1001},
 	} {
 		p := filepath.Join(dir, "f")
