@@ -145,6 +145,12 @@ type Job struct {
 	// true, when what is rendered is a copy of it held in memory (cut down
 	// or redacted): the heap then holds that copy's bytes too.
 	Loaded func(s *sessiontree.Session, copy bool)
+	// Copying, when set, is told, before the load of the copy, that a
+	// redacted copy of the file (of size bytes) is to be loaded: the scan
+	// found credentials while the file loaded (prescan.go), and the heap
+	// is about to hold the file's bytes twice. The command sets its
+	// memory limit then, as Loaded does once the copy is loaded.
+	Copying func(size int64)
 	// FindSecrets: when Options has no Redactor, Export makes one while
 	// the session loads (its rules take a few milliseconds to build), so
 	// that credentials are found, and replaced unless KeepSecrets.
@@ -168,24 +174,11 @@ func flagError(format string, args ...any) error {
 // flags; any other names the file or the step it failed in.
 func Export(ctx context.Context, j Job) error {
 	renderer := j.startRenderer()
-	redactor, scan := startScan(j.In.Path, j.startRedactor())
-	s, err := Load(ctx, j.In)
+	s, err := j.load(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if redactor != nil {
-		m := <-redactor
-		if m.err != nil {
-			return m.err
-		}
-		j.Redactor = m.r
-	}
-	if scan != nil {
-		if s, err = j.useScan(s, <-scan); err != nil {
-			return fmt.Errorf("%s: %w", j.In.Path, err)
-		}
-	}
 	if j.Loaded != nil {
 		j.Loaded(s, j.scanned.of(s) && j.scanned.redacted)
 	}

@@ -35,6 +35,10 @@ type Input struct {
 	// Session names the session to read of a database that holds
 	// several (canopy export opencode.db --session ID).
 	Session string
+	// stop, when closed, stops the load of a regular file that is not
+	// compressed (sessiontree.LoadOptions.Stop): Export's scan found
+	// credentials, and the file as it is will not be used (prescan.go).
+	stop <-chan struct{}
 }
 
 // Load loads a session. A regular file is loaded in place (kept open,
@@ -92,7 +96,7 @@ func (in Input) loadRegular(ctx context.Context) (*sessiontree.Session, error) {
 	}
 	c := sessiontree.Sniff(head[:n])
 	if c == sessiontree.Uncompressed {
-		return sessiontree.LoadFileWith(in.Path, sessiontree.LoadOptions{Session: in.Session})
+		return sessiontree.LoadFileWith(in.Path, sessiontree.LoadOptions{Session: in.Session, Stop: in.stop})
 	}
 	var hint int64
 	if fi, err := f.Stat(); err == nil {

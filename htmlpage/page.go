@@ -30,9 +30,15 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return err
 	}
 	defer body.Close()
-	figs := figuresOf(s, leaf, ec.rows)
+	// The page's figures and the compare view's, both from the rows the
+	// entries filled in, one on each core (they only read the session).
+	figsMade := make(chan pageFigures, 1)
+	go func() { figsMade <- figuresOf(s, leaf, ec.rows) }()
+	pos := positions(s, order)
+	compare := newCompareData(s, order, pos, ec.rows)
+	figs := <-figsMade
 	d.Stats = figureRows(s, d.Stats, &figs)
-	tree := func(w io.Writer) error { return treeJSON(w, s, order, ec.rows, leaf, figs.rows) }
+	tree := func(w io.Writer) error { return writeTree(w, s, order, pos, ec.rows, leaf, figs.rows, compare) }
 	return r.writePage(w, d, tree, body, src, s.Err)
 }
 

@@ -68,10 +68,23 @@ var treeJSONOptions = json.JoinOptions(json.Deterministic(true), jsontext.Escape
 // the export took the same CPU time to within 1-3%, in the same memory.
 func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry,
 	figs map[*sessiontree.Entry][2]string) error {
+	pos := positions(s, order)
+	return writeTree(w, s, order, pos, rows, leaf, figs, newCompareData(s, order, pos, rows))
+}
+
+// positions is each entry's position in tree order, by index.
+func positions(s *sessiontree.Session, order []int) []int {
 	pos := make([]int, len(s.Entries))
 	for p, i := range order {
 		pos[i] = p
 	}
+	return pos
+}
+
+// writeTree is treeJSON, given the positions and the compare view's data
+// (newCompareData), which Render makes while it makes the page's figures.
+func writeTree(w io.Writer, s *sessiontree.Session, order, pos []int, rows []rowInfo, leaf *sessiontree.Entry,
+	figs map[*sessiontree.Entry][2]string, compare *compareData) error {
 	column := func(item func(e *sessiontree.Entry) jsontext.Token) treeColumn {
 		return treeColumn{len(order), func(p int) jsontext.Token { return item(s.Entries[order[p]]) }}
 	}
@@ -117,6 +130,6 @@ func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, 
 			break
 		}
 	}
-	t.Compare = newCompareData(s, order, pos, rows)
+	t.Compare = compare
 	return json.MarshalWrite(w, &t, treeJSONOptions)
 }

@@ -168,28 +168,40 @@ func (r *Redactor) Text(s string) (string, Report) {
 
 // collect scans data and returns the secrets in input order.
 func (r *Redactor) collect(data []byte) []hit {
+	return r.collectFirst(data, nil)
+}
+
+// collectFirst is collect, calling first (when not nil) once, as soon as
+// a first secret is detected, before the scan is over. That secret may
+// yet be dropped (settle): first means "probably some".
+func (r *Redactor) collectFirst(data []byte, first func()) []hit {
 	workers := runtime.GOMAXPROCS(0)
 	if len(data) < parallelMin {
 		workers = 1
 	}
-	return r.collectWith(data, workers)
+	return r.collectWith(data, workers, first)
 }
 
-// collectWith is collect with the given number of workers: with fewer
-// than two, the scan and the detection take turns on one goroutine. The
-// hits are the same either way (TestWorkersSameHits).
-func (r *Redactor) collectWith(data []byte, workers int) []hit {
+// collectWith is collectFirst with the given number of workers: with
+// fewer than two, the scan and the detection take turns on one goroutine.
+// The hits are the same either way (TestWorkersSameHits).
+func (r *Redactor) collectWith(data []byte, workers int, first func()) []hit {
 	var hits []hit
 	var retracted [][2]int
 	if workers < 2 {
 		w := newWorker(r)
 		sc := &scanner{data: data,
-			emit:    func(u unit) { w.unit(data, u, &hits) },
+			emit: func(u unit) {
+				if w.unit(data, u, &hits); len(hits) > 0 && first != nil {
+					first()
+					first = nil
+				}
+			},
 			retract: func(a, b int) { retracted = append(retracted, [2]int{a, b}) },
 		}
 		sc.run()
 	} else {
-		hits, retracted = r.collectParallel(data, workers)
+		hits, retracted = r.collectParallel(data, workers, first)
 	}
 	return spread(data, settle(hits, retracted), r.foundAlone)
 }
@@ -201,7 +213,7 @@ type job struct {
 
 // collectParallel: the scanner cuts the input into batches of units,
 // workers detect, and results are gathered back in batch order.
-func (r *Redactor) collectParallel(data []byte, workers int) ([]hit, [][2]int) {
+func (r *Redactor) collectParallel(data []byte, workers int, first func()) ([]hit, [][2]int) {
 	const batchBytes, batchUnits = 256 << 10, 4096
 	jobs := make(chan job, workers*2)
 	order := make(chan chan []hit, workers*4)
@@ -222,6 +234,12 @@ func (r *Redactor) collectParallel(data []byte, workers int) ([]hit, [][2]int) {
 		}
 		sc := &scanner{data: data,
 			emit: func(u unit) {
+				if u.flags&uEscaped == 0 && u.end-u.start < minSecretLen {
+					// Too short to hold a secret (scanString): most keys
+					// and many values, not handed to a worker at all. The
+					// scanner is the scan's one serial part.
+					return
+				}
 				batch = append(batch, u)
 				size += u.end - u.start
 				if size >= batchBytes || len(batch) >= batchUnits {
@@ -254,7 +272,10 @@ func (r *Redactor) collectParallel(data []byte, workers int) ([]hit, [][2]int) {
 	}
 	var hits []hit
 	for rc := range order {
-		hits = append(hits, <-rc...)
+		if hits = append(hits, <-rc...); len(hits) > 0 && first != nil {
+			first()
+			first = nil
+		}
 	}
 	wg.Wait()
 	return hits, retracted
@@ -289,6 +310,32 @@ func (r *Redactor) Scan(data []byte) Report {
 	return rep
 }
 
+// Found is what a scan of some data found: the report Scan gives, and
+// where the secrets are, so that Apply replaces them without scanning
+// the data again (a second scan of an 85 MB session was 0.2 CPU-s).
+type Found struct {
+	Report Report
+	hits   []hit
+}
+
+// Find scans data as Scan does, keeping the places of the secrets for
+// Apply. first, when not nil, is called once (on Find's goroutine), as
+// soon as a first secret is detected, before the scan is over: a caller
+// may then stop work it would throw away if there were any. The secret that called it may yet be dropped by the rest of the
+// scan, which Report then says.
+func (r *Redactor) Find(data []byte, first func()) Found {
+	hits := r.collectFirst(data, first)
+	rep, _ := number(hits, nil)
+	return Found{Report: rep, hits: hits}
+}
+
+// Apply returns what Redact returns for data, which must be the data f
+// was found in: its secrets replaced by their markers (a copy of data
+// when there are none), and the same report as f's.
+func (f Found) Apply(data []byte) ([]byte, Report) {
+	return apply(data, f.hits, nil)
+}
+
 // number numbers the secrets in input order, one marker per distinct value
 // (first kind wins), and returns the report and each hit's marker.
 func number(hits []hit, lineOf func(off int) int) (Report, []string) {
@@ -319,15 +366,44 @@ func apply(data []byte, hits []hit, lineOf func(off int) int) ([]byte, Report) {
 		return slices.Clone(data), Report{Kinds: map[string]int{}}
 	}
 	rep, markers := number(hits, lineOf)
-	out := make([]byte, 0, len(data)+len(hits)*32)
-	last := 0
+	if len(data) < parallelMin || runtime.GOMAXPROCS(0) < 2 {
+		out := make([]byte, 0, len(data)+len(hits)*32)
+		return replace(out, data, 0, len(data), hits, markers), rep
+	}
+	// A large input is copied in two halves at once, the second from a
+	// place in the input outside every secret, to its place in the output:
+	// the copy of an 85 MB session was 30 ms on one core.
+	n := len(data)
+	for i, h := range hits {
+		n += len(markers[i]) - (h.end - h.start)
+	}
+	mid := len(data) / 2
+	k := sort.Search(len(hits), func(i int) bool { return hits[i].end > mid })
+	if k < len(hits) && hits[k].start < mid {
+		mid = hits[k].start // inside a secret: from its start
+	}
+	at := mid // where mid's byte goes
+	for i, h := range hits[:k] {
+		at += len(markers[i]) - (h.end - h.start)
+	}
+	out := make([]byte, n)
+	var wg sync.WaitGroup
+	wg.Go(func() { replace(out[at:at], data, mid, len(data), hits[k:], markers[k:]) })
+	replace(out[:0], data, 0, mid, hits[:k], markers[:k])
+	wg.Wait()
+	return out, rep
+}
+
+// replace appends data[from:to] to out, each of hits (all within it) by
+// its marker.
+func replace(out, data []byte, from, to int, hits []hit, markers []string) []byte {
+	last := from
 	for i, h := range hits {
 		out = append(out, data[last:h.start]...)
 		out = append(out, markers[i]...)
 		last = h.end
 	}
-	out = append(out, data[last:]...)
-	return out, rep
+	return append(out, data[last:to]...)
 }
 
 // --- per-goroutine detection ------------------------------------------------

@@ -195,6 +195,19 @@ func (in *input) firstChunk() ([]byte, error) {
 	return again.next()
 }
 
+// stopped tells whether the load is to stop (LoadOptions.Stop). Only the
+// lines of a line format read from the input itself are stopped
+// (decodeLines): a store's session, made a document in memory, or a
+// document read whole, is loaded to its end.
+func (in *input) stopped() bool {
+	select {
+	case <-in.src.stop: // nil: never
+		return true
+	default:
+		return false
+	}
+}
+
 // bom is the UTF-8 byte-order mark some editors put at the start of a file.
 var bom = []byte("\xef\xbb\xbf")
 
@@ -310,6 +323,10 @@ func decodeLines[T any](in *input, first []byte, newDecoder func() lineDecoder[T
 		off += int64(len(data))
 		chunks = append(chunks, c)
 		jobs <- c
+		if in.stopped() {
+			err = ErrStopped
+			break
+		}
 		if data, err = in.next(); err != nil {
 			break
 		}

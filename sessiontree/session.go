@@ -172,7 +172,7 @@ func LoadFileWith(path string, opts LoadOptions) (*Session, error) {
 		}
 		return LoadWith(data, path, opts)
 	}
-	s, err := load(&source{name: path, file: f, close: f.Close, noSHA256: opts.NoSHA256, session: opts.Session}, chunkSize)
+	s, err := load(&source{name: path, file: f, close: f.Close, noSHA256: opts.NoSHA256, session: opts.Session, stop: opts.Stop}, chunkSize)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -207,14 +207,24 @@ type LoadOptions struct {
 	// Session names the session to read of a store that holds several
 	// (a database: store.go); ignored for a file of one session.
 	Session string
+	// Stop, when closed, stops the load of a line format (JSONL, read
+	// from the input itself: not a store's session, nor a document read
+	// whole) at its next chunk of lines: it fails with ErrStopped. For a
+	// caller that learns, while it loads, that it will not use the
+	// session (export, when the file holds credentials to replace: it
+	// loads the redacted bytes instead).
+	Stop <-chan struct{}
 }
+
+// ErrStopped is the error (wrapped) of a load stopped by LoadOptions.Stop.
+var ErrStopped = errors.New("load stopped")
 
 // LoadWith is Load, with opts.
 func LoadWith(data []byte, name string, opts LoadOptions) (*Session, error) {
 	if data == nil {
 		data = []byte{} // a source with no data is a file
 	}
-	return load(&source{name: name, data: data, noSHA256: opts.NoSHA256, session: opts.Session}, chunkSize)
+	return load(&source{name: name, data: data, noSHA256: opts.NoSHA256, session: opts.Session, stop: opts.Stop}, chunkSize)
 }
 
 // load reads the input from src a chunk at a time; chunk is the chunk size

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"canopy/internal/sessiongen"
 )
 
 func TestLoadDiagnosticsBounded(t *testing.T) {
@@ -157,3 +159,20 @@ func TestLoadErrors(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// TestLoadStop: a load whose Stop is closed fails with ErrStopped once it
+// has read a chunk of lines, when there are more to read.
+func TestLoadStop(t *testing.T) {
+	var buf bytes.Buffer
+	if err := sessiongen.Generate(&buf, sessiongen.Config{Entries: 2000, Shape: sessiongen.ShapeBranched, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if _, err := LoadWith(buf.Bytes(), "big", LoadOptions{Stop: stop}); !errors.Is(err, ErrStopped) {
+		t.Errorf("stopped: %v", err)
+	}
+	if s, err := LoadWith(buf.Bytes(), "big", LoadOptions{Stop: make(chan struct{})}); err != nil || len(s.Entries) != 2000 {
+		t.Errorf("not stopped: %v", err)
+	}
+}

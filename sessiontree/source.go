@@ -28,8 +28,9 @@ type source struct {
 	seed  maphash.Seed // and the hash of those bytes, with this seed
 	check uint64       // (a file's: memory is never read again)
 
-	noSHA256 bool   // the load leaves Session.SHA256 zero (LoadOptions)
-	session  string // the session to read of a store holding several (LoadOptions)
+	noSHA256 bool            // the load leaves Session.SHA256 zero (LoadOptions)
+	session  string          // the session to read of a store holding several (LoadOptions)
+	stop     <-chan struct{} // closed: the load stops (LoadOptions)
 
 	close func() error // closes file; nil for memory
 	cache blockCache   // of file
