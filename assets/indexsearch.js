@@ -205,7 +205,7 @@
   function text(n) {
     var s = meta.s[n];
     if (!s[S.text]) return Promise.resolve(null);
-    return load("text", s[S.text], "text/" + s[S.text]);
+    return load("text", s[S.text], "text/" + s[S.text].slice(0, 2) + "/" + s[S.text]);
   }
   // matchAt: where in toks (an entry's tokens, with their offsets) group
   // g matches first: the index of its first token, or -1.

@@ -102,14 +102,29 @@ func (f entryFigures) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return enc.WriteToken(jsontext.EndArray)
 }
 
+// entrySum sums one entry at a time, into the same Stats: 100,000
+// entries summed each with a Stats of its own made as many maps.
+type entrySum struct {
+	stats *sessiontree.Statter
+	one   []*sessiontree.Entry
+	st    sessiontree.Stats
+}
+
+// of is e's Stats, good until the next call.
+func (s *entrySum) of(e *sessiontree.Entry) *sessiontree.Stats {
+	s.one[0] = e
+	s.stats.StatsInto(&s.st, s.one)
+	return &s.st
+}
+
 // figuresOf is e's share of a branch's figures, nil when it has none.
-func (d *compareData) figuresOf(stats *sessiontree.Statter, e *sessiontree.Entry, roles map[string]int) entryFigures {
+func (d *compareData) figuresOf(sum *entrySum, e *sessiontree.Entry, roles map[string]int) entryFigures {
 	switch e.Type {
 	case sessiontree.TypeMessage, sessiontree.TypeCustomMessage, sessiontree.TypeCompaction:
 	default:
 		return nil
 	}
-	st := stats.Stats([]*sessiontree.Entry{e})
+	st := sum.of(e)
 	role := ""
 	for r := range st.Messages { // one at most: one entry
 		role = r
@@ -159,10 +174,10 @@ func newCompareData(s *sessiontree.Session, order, pos []int, rows []rowInfo) *c
 	}
 	d := &compareData{Figures: make(figuresColumn, len(order)), Roles: []string{}, Files: map[int][]fileChange{}}
 	roles := map[string]int{}
-	stats := s.Statter()
+	sum := &entrySum{stats: s.Statter(), one: make([]*sessiontree.Entry, 1)}
 	first := true
 	for _, e := range s.Entries {
-		if f := d.figuresOf(stats, e, roles); f != nil {
+		if f := d.figuresOf(sum, e, roles); f != nil {
 			d.Figures[pos[e.Index]] = f
 		}
 		if r := &rows[e.Index]; len(r.files) > 0 && len(r.fileCards) == len(r.files) {

@@ -8,7 +8,7 @@
 // (window.canopySearch): a page opened from file:// may load a <script>
 // from its folder but may not fetch() a file. There are three kinds:
 //
-//   - search/text/<id>.js, one per session (TextPath): its entries' text,
+//   - search/text/<xx>/<id>.js, one per session (TextPath): its entries' text,
 //     each with the entry's id and the leaf of its branch, so that a
 //     result links to the entry on its branch (?leafId=&targetId=) and
 //     shows a snippet. It is written beside the session's page, in the

@@ -14,7 +14,7 @@ import (
 // it would keep that whole text in memory (every session's, until the
 // index is built). Safe for concurrent use.
 type Dict struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	ids   map[string]uint32
 	terms []string
 }
@@ -41,10 +41,25 @@ func (d *Dict) Count(entries []Entry) *Terms {
 		Tokens(entries[i].Text, func(t string) { counts[t]++; length++ })
 	}
 	t := &Terms{dict: d, pairs: make([]uint32, 0, 2*len(counts)), length: length}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	// The terms already numbered (most, once an index has a few hundred
+	// sessions) under the read lock, which the pages being drawn at once
+	// share; the new ones under the write lock.
+	var fresh []string
+	d.mu.RLock()
 	for w, n := range counts {
-		t.pairs = append(t.pairs, d.idLocked(w), n)
+		if id, ok := d.ids[w]; ok {
+			t.pairs = append(t.pairs, id, n)
+		} else {
+			fresh = append(fresh, w)
+		}
+	}
+	d.mu.RUnlock()
+	if len(fresh) > 0 {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		for _, w := range fresh {
+			t.pairs = append(t.pairs, d.idLocked(w), counts[w])
+		}
 	}
 	return t
 }
@@ -69,8 +84,8 @@ func (d *Dict) idLocked(term string) uint32 {
 
 // all is every term d has numbered, by number.
 func (d *Dict) all() []string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	return d.terms
 }
 

@@ -45,8 +45,9 @@ func (s *Session) Stats(entries []*Entry) Stats {
 // each model's price up once for all its calls: for a caller that sums
 // many small sets (the compare view sums every entry on its own).
 type Statter struct {
-	s   *Session
-	est estimator
+	s    *Session
+	est  estimator
+	seen map[Model]bool // the models a sum has named, cleared for each
 }
 
 // Statter is a Statter of s.
@@ -57,11 +58,35 @@ func (s *Session) Statter() *Statter {
 
 // Stats is Session.Stats of entries.
 func (c *Statter) Stats(entries []*Entry) Stats {
-	st := Stats{Entries: len(entries), Messages: map[string]int{}, Models: []Model{}, UnpricedModels: []Model{}}
+	var st Stats
+	c.StatsInto(&st, entries)
+	return st
+}
+
+// StatsInto is Stats of entries into *st, reusing its map and slices: for
+// a caller that sums one small set after another and keeps none (the
+// compare view sums each of 100,000 entries on its own).
+func (c *Statter) StatsInto(st *Stats, entries []*Entry) {
+	msgs, models, unpriced := st.Messages, st.Models[:0], st.UnpricedModels[:0]
+	if msgs == nil {
+		msgs = map[string]int{}
+	}
+	clear(msgs)
+	if models == nil {
+		models = []Model{}
+	}
+	if unpriced == nil {
+		unpriced = []Model{}
+	}
+	*st = Stats{Entries: len(entries), Messages: msgs, Models: models, UnpricedModels: unpriced}
 	var missing unrecorded // replies that record no usage, of a format whose cost is estimated from tokens
 	est := &c.est
-	est.named = nil // each sum names its unpriced models
-	seen := map[Model]bool{}
+	clear(est.named) // each sum names its unpriced models
+	if c.seen == nil {
+		c.seen = map[Model]bool{}
+	}
+	seen := c.seen
+	clear(seen)
 	addModel := func(m Model) {
 		if (m.Provider != "" || m.ModelID != "") && !seen[m] {
 			seen[m] = true
@@ -79,7 +104,7 @@ func (c *Statter) Stats(entries []*Entry) Stats {
 				st.ToolCalls += e.ToolCalls
 				st.Usage.add(e.Usage)
 				addModel(Model{e.Provider, e.Model})
-				est.add(&st, e)
+				est.add(st, e)
 				missing.add(est, e)
 				switch e.StopReason {
 				case "error":
@@ -101,7 +126,6 @@ func (c *Statter) Stats(entries []*Entry) Stats {
 	}
 	u := st.Usage
 	st.NoTokens = missing.any() && u.Input+u.Output+u.CacheRead+u.CacheWrite == 0 && u.Cost.Total == 0
-	return st
 }
 
 // UsageSince sums the entries appended after the entry `since` on the path

@@ -1,6 +1,7 @@
 package sessiontree
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -49,5 +50,30 @@ func TestUnrecordedCost(t *testing.T) {
 		if f := s.Figures(s.Entries, nil); f.Cost.Unknown != st.Cost().Unknown {
 			t.Errorf("%s: the figures' cost unknown %v, the stats' %v", c.name, f.Cost.Unknown, st.Cost().Unknown)
 		}
+	}
+}
+
+// StatsInto, reusing one Stats for one set after another, sums each as
+// Stats does with a Stats of its own.
+func TestStatsInto(t *testing.T) {
+	for _, f := range []string{"../testdata/claude/session.jsonl", "../testdata/codex/rollout.jsonl", "../testdata/demo/demo.jsonl"} {
+		s, err := LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := s.Statter()
+		var reused Stats
+		sets := [][]*Entry{s.Entries}
+		for _, e := range s.Entries {
+			sets = append(sets, []*Entry{e})
+		}
+		sets = append(sets, s.Entries)
+		for i, set := range sets {
+			c.StatsInto(&reused, set)
+			if want := s.Stats(set); !reflect.DeepEqual(reused, want) {
+				t.Fatalf("%s, set %d: StatsInto %+v, Stats %+v", f, i, reused, want)
+			}
+		}
+		s.Close()
 	}
 }
