@@ -110,7 +110,9 @@ func TestBrowserSearch(t *testing.T) {
 	// status no longer ends in "…"), then returns the titles shown.
 	search := func(q string) string {
 		t.Helper()
-		browsertest.Eval[any](tb, `(() => { const s = document.getElementById("ft-q"); s.value = `+jsString(q)+`; s.dispatchEvent(new Event("input")); })()`)
+		// The status is emptied first: the page leaves the last
+		// search's until this one's results are there.
+		browsertest.Eval[any](tb, `(() => { document.getElementById("ft-status").textContent = ""; const s = document.getElementById("ft-q"); s.value = `+jsString(q)+`; s.dispatchEvent(new Event("input")); })()`)
 		for range 100 {
 			st := eval(`document.getElementById("ft-status").textContent`)
 			if st != "" && !strings.HasSuffix(st, "…") {

@@ -247,7 +247,7 @@
   }
 
   // ---- Showing the results ----
-  var gen = 0, state = null;
+  var gen = 0, state = null, answered = 0; // answered: the last search whose status is said
   function say(s) { statusEl.textContent = s; }
   function run() {
     var g = ++gen, q = box.value;
@@ -255,18 +255,19 @@
     var groups = parse(q);
     state = null;
     if (!groups.length) { clear(); say(q.trim() ? "No word to search for." : ""); return; }
-    // The results shown stay until the new ones replace them: a list
-    // emptied first would move the long sessions table below it twice,
-    // each a frame that the new results wait for. The status keeps its
-    // height (CSS), so that saying this moves nothing.
-    say("Searching…");
+    // Nothing on the page changes until the results are there: in a big
+    // archive every change above the long sessions table costs a frame
+    // of tens of milliseconds, which the files the search loads wait for.
+    // The results shown stay until the new ones replace them; the status
+    // says "Searching…" only if they are slow to come.
+    setTimeout(function () { if (g === gen && answered !== g) say("Searching…"); }, 300);
     groupMaps(groups).then(function (maps) {
       if (g !== gen) return;
-      clear();
       var ranked = score(groups, maps, filterOK());
       state = { g: g, groups: groups, ranked: ranked, shown: 0, checked: 0, phrase: groups.some(function (x) { return x.phrase; }) };
+      if (!state.phrase) clear(); // a phrase's, as its first result comes
       showMore();
-    }, function (e) { if (g === gen) { clear(); say("Search failed: " + e.message); } });
+    }, function (e) { if (g === gen) { clear(); answered = g; say("Search failed: " + e.message); } });
   }
   function clear() {
     if (list.firstChild) list.textContent = "";
@@ -284,27 +285,31 @@
     }
     var rows = batch.map(function (r) { return { r: r, li: st.phrase ? null : row(r.n) }; });
     if (!st.phrase) st.shown += rows.length;
-    status(st, false);
+    if (!st.phrase || st.shown > 0) status(st, false);
     Promise.all(rows.map(function (x) {
       return text(x.r.n).then(function (d) { return d; }, function () { return null; }).then(function (d) {
         if (st !== state) return;
         var b = d ? best(d, st.groups) : null;
         if (st.phrase) {
           if (!b) return;
+          if (!st.shown) clear();
           x.li = row(x.r.n);
           st.shown++;
+          status(st, false);
         }
         fill(x.li, x.r.n, b, st.groups);
       });
     })).then(function () {
       if (st !== state) return;
       if (st.phrase && st.shown < want && st.checked < st.ranked.length && st.checked < PHRASE_CHECK) { showMore(); return; }
+      if (!st.shown) clear();
       status(st, true);
       more.hidden = st.checked >= st.ranked.length || (st.phrase && st.checked >= PHRASE_CHECK);
     });
   }
   function status(st, done) {
     var n = st.ranked.length, s;
+    answered = st.g;
     if (st.phrase) {
       s = st.shown + (st.shown === 1 ? " session has" : " sessions have") + " the phrase";
       if (st.checked < n) s += " (" + st.checked + " of the " + n + " with all its words checked)";
