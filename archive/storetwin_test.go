@@ -1,11 +1,12 @@
 package archive
 
 import (
-	"database/sql"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"canopy/internal/sessiongen"
 )
 
 // A session OpenCode keeps both in opencode.db and in the storage/ files
@@ -20,21 +21,11 @@ func TestDiscoverOpenCodeStoreTwins(t *testing.T) {
 		write(t, filepath.Join(dir, "storage", "message", id, "msg_"+id+".json"), `{"id":"msg_`+id+`","sessionID":"`+id+`","role":"user","time":{"created":1760000000000}}`)
 		write(t, filepath.Join(dir, "storage", "part", "msg_"+id, "prt_"+id+".json"), `{"id":"prt_`+id+`","messageID":"msg_`+id+`","sessionID":"`+id+`","type":"text","text":"hello"}`)
 	}
-	db, err := sql.Open("sqlite", filepath.Join(dir, "opencode.db"))
-	if err != nil {
+	if err := sessiongen.OpenCodeDB(filepath.Join(dir, "opencode.db"),
+		`INSERT INTO session VALUES ('ses_both', NULL, '/src/a', 'Both', '1.2.0', 1760000000000, 1760000100000)`,
+	); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{
-		`CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)`,
-		`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, data TEXT NOT NULL)`,
-		`CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, data TEXT NOT NULL)`,
-		`INSERT INTO session VALUES ('ses_both', NULL, '/src/a', 'Both', '1.2.0', 1760000000000, 1760000100000)`,
-	} {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
 	found, problems := Discover([]string{dir})
 	defer closeStores(found)
 	if len(problems) > 0 {

@@ -1,34 +1,23 @@
 package catalog
 
 import (
-	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
 
-	_ "modernc.org/sqlite"
+	"canopy/internal/sessiongen"
 )
 
 // TestListDatabase: each session of an agent's database is listed, with
 // its id, title and project, the database as its path.
 func TestListDatabase(t *testing.T) {
 	dir := t.TempDir()
-	db, err := sql.Open("sqlite", filepath.Join(dir, "opencode.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{
-		`CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)`,
-		`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, data TEXT NOT NULL)`,
-		`CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, data TEXT NOT NULL)`,
+	if err := sessiongen.OpenCodeDB(filepath.Join(dir, "opencode.db"),
 		`INSERT INTO session VALUES ('ses_a', NULL, '/src/a', 'First', '1', 1760000000000, 1760000100000)`,
 		`INSERT INTO session VALUES ('ses_b', NULL, '/src/b', 'Second', '1', 1760000200000, 1760000300000)`,
-	} {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatal(err)
-		}
+	); err != nil {
+		t.Fatal(err)
 	}
-	db.Close()
 	got, problems := List([]string{dir}, 1)
 	if len(problems) > 0 || len(got) != 2 {
 		t.Fatalf("%+v %v", got, problems)

@@ -1,12 +1,13 @@
 package catalog
 
 import (
-	"database/sql"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"canopy/internal/sessiongen"
 )
 
 // ocHome is an OpenCode data directory as 1.2 leaves it: opencode.db,
@@ -23,21 +24,11 @@ func ocHome(t *testing.T) string {
 		`{"id":"ses_files","projectID":"p1","directory":"/src/a","title":"Files only","version":"0.15.8","time":{"created":1760000000000,"updated":1760000100000}}`, t0)
 	write(t, filepath.Join(dir, "storage", "message", "ses_files", "msg_2.json"), `{"id":"msg_2","sessionID":"ses_files","role":"user","time":{"created":1760000000000}}`, t0)
 	write(t, filepath.Join(dir, "storage", "part", "msg_2", "prt_2.json"), `{"id":"prt_2","messageID":"msg_2","sessionID":"ses_files","type":"text","text":"only here"}`, t0)
-	db, err := sql.Open("sqlite", filepath.Join(dir, "opencode.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, s := range []string{
-		`CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)`,
-		`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, data TEXT NOT NULL)`,
-		`CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, data TEXT NOT NULL)`,
+	if err := sessiongen.OpenCodeDB(filepath.Join(dir, "opencode.db"),
 		`INSERT INTO session VALUES ('ses_both', NULL, '/src/a', 'Both', '1.2.0', 1760000000000, 1760000100000)`,
 		`INSERT INTO session VALUES ('ses_new', NULL, '/src/a', 'New', '1.2.0', 1760000200000, 1760000300000)`,
-	} {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatal(err)
-		}
+	); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

@@ -7,32 +7,22 @@ import (
 	"strings"
 	"testing"
 
-	_ "modernc.org/sqlite"
+	"canopy/internal/sessiongen"
 )
 
 // openCodeDB writes a small OpenCode database of two sessions in dir.
 func openCodeDB(t *testing.T, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "opencode.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, s := range []string{
-		`CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)`,
-		`CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, data TEXT NOT NULL)`,
-		`CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, data TEXT NOT NULL)`,
+	if err := sessiongen.OpenCodeDB(path,
 		`INSERT INTO session VALUES ('ses_a/1', NULL, '/src/a', 'First', '1.2.0', 1760000000000, 1760000100000)`,
 		`INSERT INTO session VALUES ('ses_b', NULL, '/src/b', 'Second', '1.2.0', 1760000200000, 1760000300000)`,
 		`INSERT INTO message VALUES ('msg_1', 'ses_a/1', 1760000000000, '{"role":"user","time":{"created":1760000000000}}')`,
 		`INSERT INTO part VALUES ('prt_1', 'msg_1', 'ses_a/1', '{"type":"text","text":"hello <script>alert(1)</script>"}')`,
 		`INSERT INTO message VALUES ('msg_2', 'ses_a/1', 1760000001000, '{"role":"assistant","time":{"created":1760000001000},"modelID":"m","providerID":"p","cost":0.5,"tokens":{"input":1,"output":2,"cache":{"read":0,"write":0}}}')`,
 		`INSERT INTO part VALUES ('prt_2', 'msg_2', 'ses_a/1', '{"type":"text","text":"hi there"}')`,
-	} {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatal(err)
-		}
+	); err != nil {
+		t.Fatal(err)
 	}
 	return path
 }
