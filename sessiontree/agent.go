@@ -82,16 +82,22 @@ func TranscriptOf(path string) string {
 	return ""
 }
 
-// snapshotPrefixes are the readers' Agent.SnapshotPrefix, made once.
-var snapshotPrefixes = sync.OnceValue(func() []string {
-	var out []string
-	for _, r := range readers() {
-		if p := r.agent().SnapshotPrefix; p != "" && !slices.Contains(out, p) {
-			out = append(out, p)
+// snapshotPrefixes are the readers' Agent.SnapshotPrefix, each once.
+var snapshotPrefixes = declared(func(a Agent) string { return a.SnapshotPrefix })
+
+// declared is what the readers' Agents give of one of their fields: each
+// value but "" once, in the readers' order, gathered on the first call.
+func declared(field func(Agent) string) func() []string {
+	return sync.OnceValue(func() []string {
+		var out []string
+		for _, r := range readers() {
+			if v := field(r.agent()); v != "" && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
 		}
-	}
-	return out
-})
+		return out
+	})
+}
 
 // AgentOf is what the reader of sessions of the format declares; the
 // zero Agent for a format no reader reads.
@@ -198,27 +204,11 @@ func SnapshotTwins(found []string) map[string]bool {
 }
 
 // ProjectStoreDirs are the readers' Agent.ProjectStoreDir, each once.
-var ProjectStoreDirs = sync.OnceValue(func() []string {
-	var out []string
-	for _, r := range readers() {
-		if d := r.agent().ProjectStoreDir; d != "" && !slices.Contains(out, d) {
-			out = append(out, d)
-		}
-	}
-	return out
-})
+var ProjectStoreDirs = declared(func(a Agent) string { return a.ProjectStoreDir })
 
 // IsProjectStoreDir tells the name of a directory in which an agent keeps
 // a project's store (Agent.ProjectStoreDir).
 func IsProjectStoreDir(name string) bool { return slices.Contains(ProjectStoreDirs(), name) }
 
 // ProjectFiles are the readers' Agent.ProjectFile, each once.
-var ProjectFiles = sync.OnceValue(func() []string {
-	var out []string
-	for _, r := range readers() {
-		if f := r.agent().ProjectFile; f != "" && !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
-})
+var ProjectFiles = declared(func(a Agent) string { return a.ProjectFile })
