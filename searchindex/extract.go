@@ -218,8 +218,6 @@ func (b *textBuilder) add(s string) {
 
 func (b *textBuilder) String() string { return b.sb.String() }
 
-func (b *textBuilder) Len() int { return b.sb.Len() }
-
 // Gatherer keeps the text of a session's entries as something else
 // decodes them (the page, as it draws them: htmlpage.Options.Decoded), so
 // that Extract need not decode them again. Safe for concurrent use.

@@ -72,7 +72,7 @@ func TestGatheredTextUnderLimit(t *testing.T) {
 			}
 			usable := !(len(g.text) > room || g.cut && room < MaxEntryText)
 			if usable && g.text != b.String() {
-				t.Errorf("%d pieces, room %d: the gathered text (%d bytes) is used, but the limit makes %d bytes", n, room, len(g.text), b.Len())
+				t.Errorf("%d pieces, room %d: the gathered text (%d bytes) is used, but the limit makes %d bytes", n, room, len(g.text), len(b.String()))
 			}
 		}
 	}
