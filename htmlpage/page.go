@@ -30,16 +30,18 @@ func (r *Renderer) Render(w io.Writer, s *sessiontree.Session, opts Options) err
 		return err
 	}
 	defer body.Close()
-	// The page's figures and the compare view's, both from the rows the
-	// entries filled in, one on each core (they only read the session).
-	figsMade := make(chan pageFigures, 1)
-	go func() { figsMade <- figuresOf(s, leaf, ec.rows) }()
-	pos := positions(s, order)
-	compare := newCompareData(s, order, pos, ec.rows)
-	figs := <-figsMade
+	// The page's figures beside the tree's JSON, both from the rows the
+	// entries filled in (they only read the session).
+	var figs pageFigures
+	tree, err := encodeTree(s, order, positions(s, order), ec.rows, leaf, func() map[*sessiontree.Entry][2]string {
+		figs = figuresOf(s, leaf, ec.rows)
+		return figs.rows
+	})
+	if err != nil {
+		return err
+	}
 	d.Stats = figureRows(s, d.Stats, &figs)
-	tree := func(w io.Writer) error { return writeTree(w, s, order, pos, ec.rows, leaf, figs.rows, compare) }
-	return r.writePage(w, d, tree, body, src, s.Err)
+	return r.writePage(w, d, tree.writeTo, body, src, s.Err)
 }
 
 // writePage writes the page in its order: the tree and the script first,

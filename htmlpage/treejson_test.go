@@ -12,7 +12,8 @@ import (
 	"canopy/sessiontree"
 )
 
-// plainTree is treeData with its columns gathered in slices.
+// plainTree is the tree's JSON object (treejson.go's members) with its
+// columns gathered in slices.
 type plainTree struct {
 	IDs     []string       `json:"id"`
 	Parents []int          `json:"p"`
@@ -62,7 +63,7 @@ func marshalTree(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sess
 }
 
 // TestTreeJSONMatchesMarshal checks treeJSON against json.MarshalWrite of
-// the treeData it stands for, byte for byte, on every session in testdata
+// the data it stands for, byte for byte, on every session in testdata
 // (its rows filled in as a page fills them) and on one whose ids, labels
 // and rows hold everything the encoder escapes.
 func TestTreeJSONMatchesMarshal(t *testing.T) {
