@@ -46,8 +46,8 @@ type compareData struct {
 // figEstimated (its cost is estimated), figUnpriced (its model has no
 // price), figNoTokens (a reply of a format that records tokens recorded
 // none). A value of fixed size: as a slice of tokens, grown figure by
-// figure, it was five allocations an entry and a third of the compare
-// view's time on gen-100k.
+// figure, it was five allocations an entry, and gen-100k's compare data
+// took 38 ms to gather where it takes 20 (one core).
 type entryFigures struct {
 	set  bool // false: the entry has none (null)
 	role int
