@@ -127,6 +127,9 @@ func TestSubagentsInCards(t *testing.T) {
 	if !strings.Contains(tree.String(), `"c":[0,0,0,0,0,0,`) {
 		t.Errorf("the tree does not tell the conversations apart: %s", tree.String())
 	}
+	if want, err := marshalTree(s, treeOrder(s), ec.rows, s.Leaf, nil); err != nil || !bytes.Equal(tree.Bytes(), want) {
+		t.Errorf("the tree of a session with subagents is not json's encoding of its data (%v):\n%s\n%s", err, tree.Bytes(), want)
+	}
 	plain, err := sessiontree.LoadFile(filepath.Join("..", "testdata", "claude", "agents", "s1.jsonl"))
 	if err != nil {
 		t.Fatal(err)

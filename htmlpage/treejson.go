@@ -1,6 +1,7 @@
 package htmlpage
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/go-json-experiment/json"
@@ -43,8 +44,8 @@ const (
 var treeMemberNames = [treeMembers]string{"id", "p", "f", "t", "k", "l", "g", "leaf", "c", "r", "x"}
 
 // treeColumn is one of the tree's arrays: n items, made as they are
-// encoded rather than gathered first (at 100,000 entries the tree's JSON
-// is tens of MB, and its text columns as slices a few more).
+// encoded rather than gathered in slices first (at 100,000 entries the
+// text column as a slice of strings was a few MB more than its JSON).
 type treeColumn struct {
 	n    int
 	item func(p int) jsontext.Token
@@ -69,9 +70,10 @@ var treeJSONOptions = json.JoinOptions(json.Deterministic(true), jsontext.Escape
 
 // treeJSON writes the tree's JSON to w, figs being the sidebar's figures.
 // Through the JSON encoder, token by token: measured against the
-// hand-written encoder it replaces (on the corpus sessions, code-10MB,
+// hand-written encoder it replaced (on the corpus sessions, code-10MB,
 // chain-50k and gen-100k), the export took the same CPU time to within
-// 1-3%, in the same memory.
+// 1-3%, in the same memory. (Since encodeTree, the object is held
+// encoded until it is written: 11 MB of code-100k's page.)
 func treeJSON(w io.Writer, s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry,
 	figs map[*sessiontree.Entry][2]string) error {
 	t, err := encodeTree(s, order, positions(s, order), rows, leaf, func() map[*sessiontree.Entry][2]string { return figs })
@@ -108,7 +110,11 @@ func encodeTree(s *sessiontree.Session, order, pos []int, rows []rowInfo, leaf *
 	side func() map[*sessiontree.Entry][2]string) (*encodedTree, error) {
 	var t encodedTree
 	var errs [treeMembers]error
-	encode := func(m int, v any) { errs[m] = json.MarshalWrite(&t[m], v, treeJSONOptions) }
+	encode := func(m int, v any) {
+		if err := json.MarshalWrite(&t[m], v, treeJSONOptions); err != nil {
+			errs[m] = fmt.Errorf("the tree's JSON, member %q: %w", treeMemberNames[m], err)
+		}
+	}
 	column := func(m int, item func(e *sessiontree.Entry) jsontext.Token) func() {
 		return func() {
 			encode(m, treeColumn{len(order), func(p int) jsontext.Token { return item(s.Entries[order[p]]) }})

@@ -15,20 +15,22 @@ import (
 // plainTree is the tree's JSON object (treejson.go's members) with its
 // columns gathered in slices.
 type plainTree struct {
-	IDs     []string       `json:"id"`
-	Parents []int          `json:"p"`
-	Flags   []int          `json:"f"`
-	Text    []string       `json:"t"`
-	Kinds   []string       `json:"k"`
-	Labels  map[int]string `json:"l"`
-	Leaf    int            `json:"leaf"`
-	Records bool           `json:"r,omitzero"`
-	Compare *compareData   `json:"x,omitzero"` // compare.go's, held to Session.Stats by TestCompareFiguresSum
+	IDs     []string          `json:"id"`
+	Parents []int             `json:"p"`
+	Flags   []int             `json:"f"`
+	Text    []string          `json:"t"`
+	Kinds   []string          `json:"k"`
+	Labels  map[int]string    `json:"l"`
+	Figures map[int][2]string `json:"g,omitzero"`
+	Leaf    int               `json:"leaf"`
+	Convs   []int64           `json:"c,omitzero"`
+	Records bool              `json:"r,omitzero"`
+	Compare *compareData      `json:"x,omitzero"` // compare.go's, held to Session.Stats by TestCompareFiguresSum
 }
 
 // marshalTree is the reference encoding of the tree: the data that
 // treeJSON stands for, gathered first, through json.MarshalWrite.
-func marshalTree(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry) ([]byte, error) {
+func marshalTree(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sessiontree.Entry, figs map[*sessiontree.Entry][2]string) ([]byte, error) {
 	pos := make([]int, len(s.Entries))
 	for p, i := range order {
 		pos[i] = p
@@ -56,6 +58,21 @@ func marshalTree(s *sessiontree.Session, order []int, rows []rowInfo, leaf *sess
 	if leaf != nil {
 		t.Leaf = pos[leaf.Index]
 	}
+	for e, f := range figs {
+		if t.Figures == nil {
+			t.Figures = map[int][2]string{}
+		}
+		t.Figures[pos[e.Index]] = f
+	}
+	if grafts := s.Grafts(); len(grafts) > 0 {
+		conv := map[*sessiontree.Graft]int64{}
+		for k, g := range grafts {
+			conv[g] = int64(k) + 1
+		}
+		for _, i := range order {
+			t.Convs = append(t.Convs, conv[s.GraftOf(s.Entries[i])])
+		}
+	}
 	t.Compare = newCompareData(s, order, pos, rows)
 	var buf bytes.Buffer
 	err := json.MarshalWrite(&buf, &t, treeJSONOptions)
@@ -72,14 +89,19 @@ func TestTreeJSONMatchesMarshal(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := testdataSessions(t)
+	withFigures := 0
 	check := func(name string, s *sessiontree.Session, ec *entryContext) {
 		t.Helper()
 		order := treeOrder(s)
+		figs := figuresOf(s, s.Leaf, ec.rows).rows // the sidebar's, as Render gives them
+		if len(figs) > 0 {
+			withFigures++
+		}
 		var got bytes.Buffer
-		if err := treeJSON(&got, s, order, ec.rows, s.Leaf, nil); err != nil {
+		if err := treeJSON(&got, s, order, ec.rows, s.Leaf, figs); err != nil {
 			t.Fatalf("%s: treeJSON: %v", name, err)
 		}
-		want, err := marshalTree(s, order, ec.rows, s.Leaf)
+		want, err := marshalTree(s, order, ec.rows, s.Leaf, figs)
 		if err != nil {
 			t.Fatalf("%s: MarshalWrite: %v", name, err)
 		}
@@ -96,8 +118,8 @@ func TestTreeJSONMatchesMarshal(t *testing.T) {
 		check(f, s, r.gather(s, nil))
 		n++
 	}
-	if n < 30 {
-		t.Fatalf("checked %d sessions of testdata", n)
+	if n < 30 || withFigures < 10 {
+		t.Fatalf("checked %d sessions of testdata, %d with branch figures", n, withFigures)
 	}
 
 	// Every character class the encoder treats apart, in ids, labels and
@@ -152,7 +174,7 @@ func FuzzTreeJSON(f *testing.F) {
 		rows := []rowInfo{{text: text}}
 		var got bytes.Buffer
 		gotErr := treeJSON(&got, s, order, rows, s.Leaf, nil)
-		want, err := marshalTree(s, order, rows, s.Leaf)
+		want, err := marshalTree(s, order, rows, s.Leaf, nil)
 		if !utf8.ValidString(text) {
 			if gotErr == nil || err == nil {
 				t.Fatalf("%q: invalid UTF-8 accepted (treeJSON: %v, json: %v)", text, gotErr, err)
@@ -195,7 +217,7 @@ func BenchmarkTreeJSON(b *testing.B) {
 	})
 	b.Run("MarshalWrite", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := marshalTree(s, order, ec.rows, s.Leaf); err != nil {
+			if _, err := marshalTree(s, order, ec.rows, s.Leaf, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
