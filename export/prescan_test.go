@@ -13,6 +13,40 @@ import (
 	"canopy/scope"
 )
 
+// namedJob is an export the scan while loading must serve.
+type namedJob struct {
+	name string
+	job  Job
+}
+
+// scanJobs are the exports both scan tests run: a page, a page keeping
+// the secrets, one cut by the sharing flags, and the Markdown.
+func scanJobs() []namedJob {
+	return []namedJob{
+		{"page", Job{}},
+		{"kept", Job{Options: Options{KeepSecrets: true}}},
+		{"cut", Job{Options: Options{Scope: scope.Options{NoThinking: true}}}},
+		{"markdown", Job{Markdown: &mdpage.Options{Version: "test"}}},
+	}
+}
+
+// scannedAsAfter exports file with job twice, its secrets found while it
+// loads and by a redactor the caller made (no scan while loading), checks
+// that the two give the same bytes and notices, and returns the latter's.
+func scannedAsAfter(t *testing.T, red *redact.Redactor, job Job, file string) ([]byte, string) {
+	t.Helper()
+	before := job
+	before.Redactor = red // made by the caller: no scan while loading
+	now := job
+	now.FindSecrets = true
+	a, an := exportTo(t, before, file, nil)
+	b, bn := exportTo(t, now, file, nil)
+	if !bytes.Equal(a, b) || an != bn {
+		t.Errorf("scanned while loading: %d bytes (notices %q), after: %d bytes (%q)", len(b), bn, len(a), an)
+	}
+	return a, an
+}
+
 // TestScanWhileLoading: a regular file's credentials, found while it
 // loads (and the session reloaded from its redacted bytes when there are
 // any), give the same page, Markdown and notices as the pipeline's own
@@ -25,26 +59,9 @@ func TestScanWhileLoading(t *testing.T) {
 	}
 	agents := "../testdata/claude/subagents/secret/s2.jsonl"
 	for _, file := range []string{secrets, demo, agents} {
-		for _, c := range []struct {
-			name string
-			job  Job
-		}{
-			{"page", Job{}},
-			{"kept", Job{Options: Options{KeepSecrets: true}}},
-			{"cut", Job{Options: Options{Scope: scope.Options{NoThinking: true}}}},
-			{"markdown", Job{Markdown: &mdpage.Options{Version: "test"}}},
-			{"subagents", Job{Options: Options{Subagents: true}}},
-		} {
+		for _, c := range append(scanJobs(), namedJob{"subagents", Job{Options: Options{Subagents: true}}}) {
 			t.Run(filepath.Base(file)+"/"+c.name, func(t *testing.T) {
-				before := c.job
-				before.Redactor = red // made by the caller: no scan while loading
-				now := c.job
-				now.FindSecrets = true
-				a, an := exportTo(t, before, file, nil)
-				b, bn := exportTo(t, now, file, nil)
-				if !bytes.Equal(a, b) || an != bn {
-					t.Errorf("scanned while loading: %d bytes (notices %q), after: %d bytes (%q)", len(b), bn, len(a), an)
-				}
+				a, an := scannedAsAfter(t, red, c.job, file)
 				if c.job.Subagents {
 					return // a session on standard input has no files beside it
 				}
@@ -52,6 +69,8 @@ func TestScanWhileLoading(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				now := c.job
+				now.FindSecrets = true
 				in, inN := exportTo(t, now, "-", data)
 				if (c.job.Markdown != nil && !bytes.Equal(in, a)) || len(in) == 0 || (inN == "") != (an == "") {
 					t.Errorf("from standard input: %d bytes, %q", len(in), inN)
@@ -106,25 +125,9 @@ func TestScanStopsLoad(t *testing.T) {
 		}
 	}
 	defer func() { beforeLoad = func(*prescan) {} }()
-	for _, c := range []struct {
-		name string
-		job  Job
-	}{
-		{"page", Job{}},
-		{"kept", Job{Options: Options{KeepSecrets: true}}},
-		{"cut", Job{Options: Options{Scope: scope.Options{NoThinking: true}}}},
-		{"markdown", Job{Markdown: &mdpage.Options{Version: "test"}}},
-	} {
+	for _, c := range scanJobs() {
 		t.Run(c.name, func(t *testing.T) {
-			before := c.job
-			before.Redactor = red
-			now := c.job
-			now.FindSecrets = true
-			a, an := exportTo(t, before, file, nil)
-			b, bn := exportTo(t, now, file, nil)
-			if !bytes.Equal(a, b) || an != bn {
-				t.Errorf("scanned while loading: %d bytes (notices %q), after: %d bytes (%q)", len(b), bn, len(a), an)
-			}
+			scannedAsAfter(t, red, c.job, file)
 		})
 	}
 	if stopped != 2 {
